@@ -1,0 +1,75 @@
+// swift-tools-version:6.0
+//
+// SwiftShape: text shaping on top of the system HarfBuzz.
+//
+// Layers, bottom to top (see `ls Sources`):
+//   CHarfBuzz, CFreeType, CFontconfig   system libraries found through pkg-config
+//   HarfBuzz                            safe Swift owners of HarfBuzz's objects (library product)
+//   SwiftShapeDefaultFont               the font used when none is given, embedded at build time
+//   SwiftShape                          the shaping API users call (library product)
+//   SwiftShapeCLI                       the `swiftshape` command (thin: parses and prints)
+
+import PackageDescription
+
+let package = Package(
+  name: "SwiftShape",
+  products: [
+    .library(name: "SwiftShape", targets: ["SwiftShape"]),
+    .library(name: "HarfBuzz", targets: ["HarfBuzz"]),
+    // The target is not called `swiftshape`: `Sources/swiftshape` and `Sources/SwiftShape` would be
+    // the same folder on a case-insensitive file system.
+    .executable(name: "swiftshape", targets: ["SwiftShapeCLI"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CHarfBuzz",
+      pkgConfig: "harfbuzz",
+      providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]
+    ),
+    .systemLibrary(
+      name: "CFreeType",
+      pkgConfig: "freetype2",
+      providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]
+    ),
+    .systemLibrary(
+      name: "CFontconfig",
+      pkgConfig: "fontconfig",
+      providers: [.apt(["libfontconfig-dev"]), .brew(["fontconfig"])]
+    ),
+    .target(
+      name: "HarfBuzz",
+      dependencies: ["CHarfBuzz"]
+    ),
+    .target(
+      name: "SwiftShapeDefaultFont",
+      exclude: ["DejaVuSans.ttf", "LICENSE-DejaVu.txt"]
+    ),
+    .target(
+      name: "SwiftShape",
+      dependencies: ["HarfBuzz", "SwiftShapeDefaultFont"]
+    ),
+    .executableTarget(
+      name: "SwiftShapeCLI",
+      dependencies: [
+        "SwiftShape",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "HarfBuzzTests",
+      dependencies: ["HarfBuzz"]
+    ),
+    .testTarget(
+      name: "SwiftShapeTests",
+      dependencies: ["SwiftShape"]
+    ),
+    .testTarget(
+      name: "SwiftShapeCLITests",
+      dependencies: ["SwiftShape"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,265 @@
+import CHarfBuzz
+
+/// Text to shape and, after shaping, the glyphs it became.
+///
+/// A buffer is mutable scratch space: create one per shaping call (or reuse one on one thread).
+/// It is deliberately not `Sendable`.
+///
+/// The corresponding C type is `hb_buffer_t`.
+public final class Buffer {
+  // > hb_buffer_t … is not thread-safe; a buffer must not be used from two threads at once.
+  // (HarfBuzz's threading notes: https://harfbuzz.github.io/object-model-lifecycle.html)
+  let pointer: OpaquePointer
+
+  /// An empty buffer.
+  ///
+  /// - Throws: `HarfBuzzError` with kind `.allocationFailed` when HarfBuzz cannot allocate it.
+  ///
+  /// The corresponding C function is `hb_buffer_create`.
+  public init() throws {
+    let buffer = hb_buffer_create()!  // never NULL: the inert empty buffer at worst
+    guard hb_buffer_allocation_successful(buffer) != 0 else {
+      hb_buffer_destroy(buffer)
+      throw HarfBuzzError(.allocationFailed, input: "buffer", reason: "cannot allocate a shaping buffer")
+    }
+    pointer = buffer
+  }
+
+  deinit { hb_buffer_destroy(pointer) }
+
+  /// Empties the buffer and resets every property and flag, keeping its memory for reuse.
+  ///
+  /// The corresponding C function is `hb_buffer_reset`.
+  public func reset() { hb_buffer_reset(pointer) }
+
+  /// The number of items: code points before shaping, glyphs after.
+  public var count: Int { Int(hb_buffer_get_length(pointer)) }
+
+  // MARK: Adding text
+
+  /// Adds the code points of `item` from UTF-8 `text`; the rest of `text` is context that
+  /// influences shaping but is not shaped. Clusters are byte offsets into `text`. Malformed
+  /// sequences become the replacement code point.
+  ///
+  /// The corresponding C function is `hb_buffer_add_utf8`.
+  public func add(utf8 text: UnsafeBufferPointer<UInt8>, item: Range<Int>? = nil) {
+    let item = item ?? 0..<text.count
+    text.withMemoryRebound(to: CChar.self) {
+      hb_buffer_add_utf8(
+        pointer, $0.baseAddress, Int32(clamping: $0.count), UInt32(item.lowerBound), Int32(item.count))
+    }
+  }
+
+  /// Adds the code points of `item` from UTF-16 `text`; clusters are code-unit offsets.
+  ///
+  /// The corresponding C function is `hb_buffer_add_utf16`.
+  public func add(utf16 text: UnsafeBufferPointer<UInt16>, item: Range<Int>? = nil) {
+    let item = item ?? 0..<text.count
+    hb_buffer_add_utf16(
+      pointer, text.baseAddress, Int32(clamping: text.count), UInt32(item.lowerBound), Int32(item.count))
+  }
+
+  /// Adds the code points of `item` from UTF-32 `text`; clusters are code-point offsets. Values
+  /// that are not Unicode scalars become the replacement code point.
+  ///
+  /// The corresponding C function is `hb_buffer_add_utf32`.
+  public func add(utf32 text: UnsafeBufferPointer<UInt32>, item: Range<Int>? = nil) {
+    let item = item ?? 0..<text.count
+    hb_buffer_add_utf32(
+      pointer, text.baseAddress, Int32(clamping: text.count), UInt32(item.lowerBound), Int32(item.count))
+  }
+
+  /// Adds code points as they are, without checking them; clusters are offsets into `text`.
+  ///
+  /// The corresponding C function is `hb_buffer_add_codepoints`.
+  public func add(codePoints text: UnsafeBufferPointer<UInt32>, item: Range<Int>? = nil) {
+    let item = item ?? 0..<text.count
+    hb_buffer_add_codepoints(
+      pointer, text.baseAddress, Int32(clamping: text.count), UInt32(item.lowerBound), Int32(item.count))
+  }
+
+  // MARK: Segment properties
+
+  /// The direction; nil until set or guessed.
+  ///
+  /// The corresponding C functions are `hb_buffer_set_direction` and `hb_buffer_get_direction`.
+  public var direction: Direction? {
+    get { Direction(hb_buffer_get_direction(pointer)) }
+    set { hb_buffer_set_direction(pointer, newValue?.raw ?? HB_DIRECTION_INVALID) }
+  }
+
+  /// The script; nil until set or guessed.
+  ///
+  /// The corresponding C functions are `hb_buffer_set_script` and `hb_buffer_get_script`.
+  public var script: Script? {
+    get {
+      let raw = hb_buffer_get_script(pointer)
+      return raw == HB_SCRIPT_INVALID ? nil : Script(raw)
+    }
+    set { hb_buffer_set_script(pointer, newValue?.raw ?? HB_SCRIPT_INVALID) }
+  }
+
+  /// The language; nil until set or guessed.
+  ///
+  /// The corresponding C functions are `hb_buffer_set_language` and `hb_buffer_get_language`.
+  public var language: Language? {
+    get { hb_buffer_get_language(pointer).map(Language.init) }
+    set { hb_buffer_set_language(pointer, newValue?.raw) }
+  }
+
+  /// Fills in the direction, script and language that are not set: the script from the text, the
+  /// direction from the script, the language from the process's locale.
+  ///
+  /// The corresponding C function is `hb_buffer_guess_segment_properties`.
+  public func guessSegmentProperties() { hb_buffer_guess_segment_properties(pointer) }
+
+  // MARK: Flags and special glyphs
+
+  /// Flags that change how the buffer is shaped. The corresponding C type is `hb_buffer_flags_t`.
+  public struct Flags: OptionSet, Sendable, Hashable, Codable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// The text starts a paragraph (`HB_BUFFER_FLAG_BOT`).
+    public static let beginningOfText = Flags(rawValue: HB_BUFFER_FLAG_BOT.rawValue)
+    /// The text ends a paragraph (`HB_BUFFER_FLAG_EOT`).
+    public static let endOfText = Flags(rawValue: HB_BUFFER_FLAG_EOT.rawValue)
+    /// Keep default-ignorable characters visible (`HB_BUFFER_FLAG_PRESERVE_DEFAULT_IGNORABLES`).
+    public static let preserveDefaultIgnorables = Flags(
+      rawValue: HB_BUFFER_FLAG_PRESERVE_DEFAULT_IGNORABLES.rawValue)
+    /// Remove default-ignorable characters (`HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES`).
+    public static let removeDefaultIgnorables = Flags(
+      rawValue: HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES.rawValue)
+    /// Do not insert a dotted circle before a broken cluster
+    /// (`HB_BUFFER_FLAG_DO_NOT_INSERT_DOTTED_CIRCLE`).
+    public static let doNotInsertDottedCircle = Flags(
+      rawValue: HB_BUFFER_FLAG_DO_NOT_INSERT_DOTTED_CIRCLE.rawValue)
+    /// Check the result while shaping (`HB_BUFFER_FLAG_VERIFY`).
+    public static let verify = Flags(rawValue: HB_BUFFER_FLAG_VERIFY.rawValue)
+    /// Compute the unsafe-to-concat glyph flag (`HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT`).
+    public static let produceUnsafeToConcat = Flags(
+      rawValue: HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT.rawValue)
+    /// Compute the safe-to-insert-tatweel glyph flag
+    /// (`HB_BUFFER_FLAG_PRODUCE_SAFE_TO_INSERT_TATWEEL`).
+    public static let produceSafeToInsertTatweel = Flags(
+      rawValue: HB_BUFFER_FLAG_PRODUCE_SAFE_TO_INSERT_TATWEEL.rawValue)
+  }
+
+  /// The flags. The corresponding C function is `hb_buffer_set_flags`.
+  public var flags: Flags {
+    get { Flags(rawValue: hb_buffer_get_flags(pointer).rawValue) }
+    set { hb_buffer_set_flags(pointer, hb_buffer_flags_t(rawValue: newValue.rawValue)) }
+  }
+
+  /// How characters are grouped into clusters. The corresponding C type is
+  /// `hb_buffer_cluster_level_t`.
+  public enum ClusterLevel: Int, Sendable, Hashable, CaseIterable, Codable {
+    /// Marks and base merged, clusters monotone (HarfBuzz's default).
+    case monotoneGraphemes = 0
+    /// Clusters monotone, marks kept apart.
+    case monotoneCharacters = 1
+    /// Every character its own cluster, clusters in glyph order.
+    case characters = 2
+  }
+
+  /// The cluster level. The corresponding C function is `hb_buffer_set_cluster_level`.
+  public var clusterLevel: ClusterLevel {
+    get { ClusterLevel(rawValue: Int(hb_buffer_get_cluster_level(pointer).rawValue)) ?? .monotoneGraphemes }
+    set {
+      hb_buffer_set_cluster_level(pointer, hb_buffer_cluster_level_t(rawValue: UInt32(newValue.rawValue)))
+    }
+  }
+
+  /// The glyph that replaces default-ignorable characters; 0 hides them (the default).
+  ///
+  /// The corresponding C function is `hb_buffer_set_invisible_glyph`.
+  public var invisibleGlyph: UInt32 {
+    get { hb_buffer_get_invisible_glyph(pointer) }
+    set { hb_buffer_set_invisible_glyph(pointer, newValue) }
+  }
+
+  /// The glyph for characters the font does not cover; 0, `.notdef`, by default.
+  ///
+  /// The corresponding C function is `hb_buffer_set_not_found_glyph`.
+  public var notFoundGlyph: UInt32 {
+    get { hb_buffer_get_not_found_glyph(pointer) }
+    set { hb_buffer_set_not_found_glyph(pointer, newValue) }
+  }
+
+  /// The code point that replaces malformed input text (U+FFFD by default).
+  ///
+  /// The corresponding C function is `hb_buffer_set_replacement_codepoint`.
+  public var replacementCodePoint: UInt32 {
+    get { hb_buffer_get_replacement_codepoint(pointer) }
+    set { hb_buffer_set_replacement_codepoint(pointer, newValue) }
+  }
+
+  // MARK: Results
+
+  /// Copies the glyphs out of a shaped buffer.
+  ///
+  /// The corresponding C functions are `hb_buffer_get_glyph_infos` and
+  /// `hb_buffer_get_glyph_positions`; the arrays they return are valid only until the buffer
+  /// changes, so they are copied here at once.
+  public func glyphs() -> [GlyphRecord] {
+    var length: UInt32 = 0
+    guard let infos = hb_buffer_get_glyph_infos(pointer, &length), length > 0,
+      let positions = hb_buffer_get_glyph_positions(pointer, nil)
+    else { return [] }
+    return (0..<Int(length)).map { index in
+      let info = infos[index]
+      let position = positions[index]
+      return GlyphRecord(
+        glyph: info.codepoint, cluster: info.cluster, xAdvance: position.x_advance,
+        yAdvance: position.y_advance, xOffset: position.x_offset, yOffset: position.y_offset,
+        flags: GlyphFlags(rawValue: hb_glyph_info_get_glyph_flags(infos + index).rawValue))
+    }
+  }
+}
+
+@available(*, unavailable, message: "hb_buffer_t is not thread-safe; use one buffer per thread")
+extension Buffer: Sendable {}
+
+/// One shaped glyph as HarfBuzz returns it: positions in the font's scale.
+public struct GlyphRecord: Hashable, Sendable, Codable {
+  /// The glyph ID.
+  public var glyph: UInt32
+  /// The cluster: the offset of the first input unit this glyph came from.
+  public var cluster: UInt32
+  /// How far the pen moves after the glyph, in the font's scale.
+  public var xAdvance: Int32
+  public var yAdvance: Int32
+  /// How far the glyph is moved from the pen position without moving the pen.
+  public var xOffset: Int32
+  public var yOffset: Int32
+  /// What may be done at this glyph without reshaping.
+  public var flags: GlyphFlags
+
+  public init(
+    glyph: UInt32, cluster: UInt32, xAdvance: Int32, yAdvance: Int32, xOffset: Int32, yOffset: Int32,
+    flags: GlyphFlags
+  ) {
+    self.glyph = glyph
+    self.cluster = cluster
+    self.xAdvance = xAdvance
+    self.yAdvance = yAdvance
+    self.xOffset = xOffset
+    self.yOffset = yOffset
+    self.flags = flags
+  }
+}
+
+/// Per-glyph flags. The corresponding C type is `hb_glyph_flags_t`.
+public struct GlyphFlags: OptionSet, Hashable, Sendable, Codable {
+  public let rawValue: UInt32
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+  /// Breaking the line before this glyph's cluster needs reshaping
+  /// (`HB_GLYPH_FLAG_UNSAFE_TO_BREAK`).
+  public static let unsafeToBreak = GlyphFlags(rawValue: HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue)
+  /// Joining separately shaped text here needs reshaping (`HB_GLYPH_FLAG_UNSAFE_TO_CONCAT`).
+  public static let unsafeToConcat = GlyphFlags(rawValue: HB_GLYPH_FLAG_UNSAFE_TO_CONCAT.rawValue)
+  /// A tatweel may be inserted before this glyph (`HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL`).
+  public static let safeToInsertTatweel = GlyphFlags(
+    rawValue: HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL.rawValue)
+}

@@ -1,0 +1,186 @@
+import CHarfBuzz
+
+/// One font face: a font file, or one font of a collection (`.ttc`, `.otc`).
+///
+/// A face is made immutable when created, so it may be shared between threads: HarfBuzz loads its
+/// tables lazily with atomic operations.
+///
+/// The corresponding C type is `hb_face_t`.
+public final class Face: @unchecked Sendable {
+  // > hb_face_t … Once hb_face_make_immutable() is called … it is safe to use from multiple
+  // > threads.
+  // (HarfBuzz's threading model: every object but hb_buffer_t is thread-safe once immutable;
+  // https://harfbuzz.github.io/object-model-lifecycle.html)
+  let pointer: OpaquePointer
+
+  /// The blob the face reads from. HarfBuzz keeps its own reference; this one lets `table(_:)`
+  /// and the validation read the bytes.
+  public let blob: Blob
+
+  /// The face's index in its file; 0 for a single font.
+  public let index: Int
+
+  /// Opens face `index` of the font in `blob` and checks that it is usable.
+  ///
+  /// - Parameters:
+  ///   - blob: a font file's bytes.
+  ///   - index: the face's index in a collection; 0 for a single font.
+  ///   - name: how errors name the input, e.g. the file's path.
+  /// - Throws: `HarfBuzzError` with kind `.notAFont` when the bytes are not a font or collection,
+  ///   `.faceIndexOutOfRange` when `index` is past the last face, `.corruptFont` when a table
+  ///   record points outside the file or the face has no glyphs.
+  ///
+  /// The corresponding C function is `hb_face_create`.
+  public init(blob: Blob, index: Int = 0, name: String = "font") throws {
+    let count = Face.count(in: blob)
+    guard count > 0 else {
+      throw HarfBuzzError(
+        .notAFont, input: name, reason: "not a font file (no OpenType, TrueType or collection header)")
+    }
+    guard index >= 0, index < count else {
+      throw HarfBuzzError(
+        .faceIndexOutOfRange(count: count), input: name,
+        reason: "face index \(index) is out of range (the file has \(count) face\(count == 1 ? "" : "s"))")
+    }
+    try blob.withUnsafeBytes { try SFNTDirectory.validate($0, faceIndex: index, name: name) }
+    let face = hb_face_create(blob.pointer, UInt32(index))!  // never NULL: the empty face at worst
+    hb_face_make_immutable(face)
+    self.pointer = face
+    self.blob = blob
+    self.index = index
+    guard glyphCount > 0 else {
+      throw HarfBuzzError(
+        .corruptFont, input: name, reason: "the font has no glyphs (maxp is missing or empty)")
+    }
+  }
+
+  deinit { hb_face_destroy(pointer) }
+
+  /// The number of faces in a font file: 1 for a single font, the number of fonts in a collection,
+  /// 0 when the bytes are not a font.
+  ///
+  /// The corresponding C function is `hb_face_count`.
+  public static func count(in blob: Blob) -> Int { Int(hb_face_count(blob.pointer)) }
+
+  /// Units per em, from the `head` table.
+  ///
+  /// The corresponding C function is `hb_face_get_upem`.
+  public var unitsPerEm: Int { Int(hb_face_get_upem(pointer)) }
+
+  /// The number of glyphs, from the `maxp` table.
+  ///
+  /// The corresponding C function is `hb_face_get_glyph_count`.
+  public var glyphCount: Int { Int(hb_face_get_glyph_count(pointer)) }
+
+  /// The tags of the face's tables, in the order of its table directory.
+  ///
+  /// The corresponding C function is `hb_face_get_table_tags`.
+  public var tableTags: [Tag] {
+    var tags: [Tag] = []
+    var start: UInt32 = 0
+    var chunk = [hb_tag_t](repeating: 0, count: 64)
+    while true {
+      var count = UInt32(chunk.count)
+      let total = hb_face_get_table_tags(pointer, start, &count, &chunk)
+      tags += chunk.prefix(Int(count)).map { Tag(rawValue: $0) }
+      start += count
+      if count == 0 || start >= total { return tags }
+    }
+  }
+
+  /// A copy of a table's bytes, or nil when the face has no such table.
+  ///
+  /// The corresponding C function is `hb_face_reference_table`.
+  public func table(_ tag: Tag) -> [UInt8]? {
+    let table = Blob(takingOwnership: hb_face_reference_table(pointer, tag.rawValue))
+    guard table.count > 0 || tableTags.contains(tag) else { return nil }
+    return table.bytes
+  }
+
+  /// The Unicode code points the face's `cmap` maps to a glyph, in ascending order.
+  ///
+  /// The corresponding C function is `hb_face_collect_unicodes`.
+  public var unicodes: [Unicode.Scalar] {
+    let set = hb_set_create()
+    defer { hb_set_destroy(set) }
+    hb_face_collect_unicodes(pointer, set)
+    var result: [Unicode.Scalar] = []
+    result.reserveCapacity(Int(hb_set_get_population(set)))
+    var codepoint = UInt32.max  // HB_SET_VALUE_INVALID: start before the first element
+    while hb_set_next(set, &codepoint) != 0 {
+      if let scalar = Unicode.Scalar(codepoint) { result.append(scalar) }
+    }
+    return result
+  }
+}
+
+/// Checks the part of a font file HarfBuzz trusts without sanitizing: the table directory.
+///
+/// HarfBuzz clamps a table record that points outside the file to what is there and shapes on, so
+/// a truncated font would shape as if some tables were empty. SwiftShape reports it instead.
+enum SFNTDirectory {
+  static func validate(_ bytes: UnsafeRawBufferPointer, faceIndex: Int, name: String) throws {
+    func u32(_ offset: Int) -> UInt32? {
+      guard offset >= 0, offset + 4 <= bytes.count else { return nil }
+      return (0..<4).reduce(0) { $0 << 8 | UInt32(bytes[offset + $1]) }
+    }
+    func u16(_ offset: Int) -> Int? {
+      guard offset >= 0, offset + 2 <= bytes.count else { return nil }
+      return Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
+    }
+    func corrupt(_ reason: String) -> HarfBuzzError {
+      HarfBuzzError(.corruptFont, input: name, reason: "corrupt font: \(reason)")
+    }
+    var fontOffset = 0
+    if u32(0) == 0x7474_6366 {  // 'ttcf'
+      guard let offset = u32(12 + 4 * faceIndex) else { throw corrupt("the collection header is truncated") }
+      fontOffset = Int(offset)
+    }
+    guard let tableCount = u16(fontOffset + 4) else { throw corrupt("the table directory is truncated") }
+    guard tableCount > 0 else { throw corrupt("the font has no tables") }
+    for record in 0..<tableCount {
+      let base = fontOffset + 12 + 16 * record
+      guard let tag = u32(base), let offset = u32(base + 8), let length = u32(base + 12) else {
+        throw corrupt("the table directory is truncated (\(tableCount) tables declared)")
+      }
+      if UInt64(offset) + UInt64(length) > UInt64(bytes.count) {
+        throw corrupt(
+          "table '\(Tag(rawValue: tag))' lies outside the file (offset \(offset), length \(length), file size \(bytes.count))"
+        )
+      }
+    }
+  }
+}
+
+extension Face {
+  /// A name-table entry ID (OpenType `name` IDs). The corresponding C type is `hb_ot_name_id_t`.
+  public struct NameID: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let copyright = NameID(rawValue: 0)
+    public static let family = NameID(rawValue: 1)
+    public static let subfamily = NameID(rawValue: 2)
+    public static let uniqueID = NameID(rawValue: 3)
+    public static let fullName = NameID(rawValue: 4)
+    public static let version = NameID(rawValue: 5)
+    public static let postScriptName = NameID(rawValue: 6)
+    public static let typographicFamily = NameID(rawValue: 16)
+    public static let typographicSubfamily = NameID(rawValue: 17)
+  }
+
+  /// A name from the `name` table in English (or the first language HarfBuzz falls back to), or
+  /// nil when the face has no such name.
+  ///
+  /// The corresponding C function is `hb_ot_name_get_utf8`.
+  public func name(_ id: NameID, language: Language? = nil) -> String? {
+    let lang = language?.raw ?? hb_language_from_string("en", -1)
+    var size: UInt32 = 0
+    let length = hb_ot_name_get_utf8(pointer, id.rawValue, lang, &size, nil)
+    guard length > 0 else { return nil }
+    var chars = [CChar](repeating: 0, count: Int(length) + 1)
+    size = UInt32(chars.count)
+    hb_ot_name_get_utf8(pointer, id.rawValue, lang, &size, &chars)
+    return String(cChars: chars)
+  }
+}

@@ -1,0 +1,198 @@
+import CHarfBuzz
+
+/// A face at a size, with variations and font functions: what HarfBuzz shapes with.
+///
+/// All settings are applied when the font is created, then it is made immutable, so one font may
+/// be shared by any number of threads shaping at once.
+///
+/// The corresponding C type is `hb_font_t`.
+public final class Font: @unchecked Sendable {
+  // > hb_font_t is thread-safe once hb_font_make_immutable() has been called; with the FreeType
+  // > font functions, hb-ft serializes access to its FT_Face with a lock of its own.
+  // (HarfBuzz's threading notes: https://harfbuzz.github.io/object-model-lifecycle.html)
+  let pointer: OpaquePointer
+
+  /// The face this font is an instance of.
+  public let face: Face
+
+  /// The settings the font was made with.
+  public let configuration: Configuration
+
+  /// Which implementation answers glyph queries (advances, extents, names, cmap).
+  public enum Functions: String, Sendable, Hashable, CaseIterable, Codable {
+    /// HarfBuzz's own OpenType implementation (`hb_ot_font_set_funcs`), the default.
+    case openType = "ot"
+    /// FreeType (`hb_ft_font_set_funcs`), which reads the same file through its own parser.
+    case freeType = "ft"
+  }
+
+  /// A font's settings. The defaults are hb-shape's.
+  public struct Configuration: Sendable, Hashable {
+    /// The scale, x and y; nil for the face's units per em, which makes positions font units.
+    public var scale: (x: Int32, y: Int32)? {
+      get { scaleStorage.map { ($0[0], $0[1]) } }
+      set { scaleStorage = newValue.map { [$0.x, $0.y] } }
+    }
+    private var scaleStorage: [Int32]?
+    /// Pixels per em, x and y, for hinting and device tables; 0 for none.
+    public var ppem: (x: UInt32, y: UInt32) {
+      get { (ppemStorage[0], ppemStorage[1]) }
+      set { ppemStorage = [newValue.x, newValue.y] }
+    }
+    private var ppemStorage: [UInt32] = [0, 0]
+    /// The point size, for optical-size features (`trak`, `opsz`); 0 for none.
+    public var pointSize: Float = 0
+    /// Synthetic slant: the tangent of the angle text leans by (0.2 is about 11°).
+    public var syntheticSlant: Float = 0
+    /// Variation-axis settings in design coordinates.
+    public var variations: [Variation] = []
+    /// The font functions.
+    public var functions: Functions = .openType
+    /// FreeType load flags, used with `.freeType` functions only (hb-shape's default is 2,
+    /// `FT_LOAD_NO_HINTING`).
+    public var freeTypeLoadFlags: Int32 = 2
+
+    public init() {}
+  }
+
+  /// Makes a font of `face` with `configuration`.
+  ///
+  /// The corresponding C functions are `hb_font_create`, `hb_font_set_scale`, `hb_font_set_ppem`,
+  /// `hb_font_set_ptem`, `hb_font_set_synthetic_slant`, `hb_font_set_variations` and
+  /// `hb_ot_font_set_funcs` or `hb_ft_font_set_funcs`, called in hb-shape's order.
+  public init(face: Face, configuration: Configuration = Configuration()) {
+    let font = hb_font_create(face.pointer)!  // never NULL: the empty font at worst
+    let upem = Int32(clamping: face.unitsPerEm)
+    let scale = configuration.scale ?? (upem, upem)
+    hb_font_set_scale(font, scale.x, scale.y)
+    hb_font_set_ppem(font, configuration.ppem.x, configuration.ppem.y)
+    hb_font_set_ptem(font, configuration.pointSize)
+    hb_font_set_synthetic_slant(font, configuration.syntheticSlant)
+    let variations = configuration.variations.map(\.raw)
+    hb_font_set_variations(font, variations, UInt32(variations.count))
+    switch configuration.functions {
+    case .openType:
+      hb_ot_font_set_funcs(font)
+    case .freeType:
+      // Reads the design coordinates set above, so it must come after hb_font_set_variations.
+      hb_ft_font_set_funcs(font)
+      hb_ft_font_set_load_flags(font, configuration.freeTypeLoadFlags)
+    }
+    hb_font_make_immutable(font)
+    self.pointer = font
+    self.face = face
+    self.configuration = configuration
+  }
+
+  deinit { hb_font_destroy(pointer) }
+
+  /// The scale, x and y: positions are in units of 1/scale em.
+  public var scale: (x: Int32, y: Int32) {
+    var x: Int32 = 0
+    var y: Int32 = 0
+    hb_font_get_scale(pointer, &x, &y)
+    return (x, y)
+  }
+
+  /// The glyph `cmap` maps a code point to, or nil when the font has none.
+  ///
+  /// The corresponding C function is `hb_font_get_nominal_glyph`.
+  public func nominalGlyph(for scalar: Unicode.Scalar) -> UInt32? {
+    var glyph: hb_codepoint_t = 0
+    return hb_font_get_nominal_glyph(pointer, scalar.value, &glyph) != 0 ? glyph : nil
+  }
+
+  /// The glyph for a code point followed by a variation selector (format 14 `cmap`), or nil.
+  ///
+  /// The corresponding C function is `hb_font_get_variation_glyph`.
+  public func variationGlyph(for scalar: Unicode.Scalar, selector: Unicode.Scalar) -> UInt32? {
+    var glyph: hb_codepoint_t = 0
+    return hb_font_get_variation_glyph(pointer, scalar.value, selector.value, &glyph) != 0 ? glyph : nil
+  }
+
+  /// A glyph's advance for a direction, in the font's scale.
+  ///
+  /// The corresponding C function is `hb_font_get_glyph_advance_for_direction`.
+  public func advance(of glyph: UInt32, direction: Direction = .leftToRight) -> (x: Int32, y: Int32) {
+    var x: hb_position_t = 0
+    var y: hb_position_t = 0
+    hb_font_get_glyph_advance_for_direction(pointer, glyph, direction.raw, &x, &y)
+    return (x, y)
+  }
+
+  /// The glyph's name from the font (`post` or `CFF`), or nil when it has none.
+  ///
+  /// The corresponding C function is `hb_font_get_glyph_name`.
+  public func glyphName(_ glyph: UInt32) -> String? {
+    var chars = [CChar](repeating: 0, count: 128)
+    guard hb_font_get_glyph_name(pointer, glyph, &chars, UInt32(chars.count)) != 0 else { return nil }
+    return String(cChars: chars)
+  }
+
+  /// The glyph's name, or `gidN` when the font has none: what hb-shape prints.
+  ///
+  /// The corresponding C function is `hb_font_glyph_to_string`.
+  public func glyphLabel(_ glyph: UInt32) -> String {
+    glyphName(glyph) ?? "gid\(glyph)"
+  }
+
+  /// The glyph's ink box in the font's scale, or nil when the font cannot say (an unknown glyph).
+  /// An empty glyph (a space) has a zero box.
+  ///
+  /// The corresponding C function is `hb_font_get_glyph_extents`.
+  public func glyphExtents(_ glyph: UInt32) -> GlyphExtents? {
+    var extents = hb_glyph_extents_t()
+    guard hb_font_get_glyph_extents(pointer, glyph, &extents) != 0 else { return nil }
+    return GlyphExtents(
+      xBearing: extents.x_bearing, yBearing: extents.y_bearing, width: extents.width,
+      height: extents.height)
+  }
+
+  /// The font's line metrics for a direction, in the font's scale.
+  ///
+  /// The corresponding C function is `hb_font_get_extents_for_direction`.
+  public func extents(for direction: Direction = .leftToRight) -> FontExtents {
+    var extents = hb_font_extents_t()
+    hb_font_get_extents_for_direction(pointer, direction.raw, &extents)
+    return FontExtents(ascender: extents.ascender, descender: extents.descender, lineGap: extents.line_gap)
+  }
+}
+
+/// A glyph's ink box: the top-left corner relative to the glyph origin, and the size (the height
+/// is negative when y grows upward, as in fonts). The corresponding C type is `hb_glyph_extents_t`.
+public struct GlyphExtents: Hashable, Sendable, Codable {
+  public var xBearing: Int32
+  public var yBearing: Int32
+  public var width: Int32
+  public var height: Int32
+
+  public init(xBearing: Int32, yBearing: Int32, width: Int32, height: Int32) {
+    self.xBearing = xBearing
+    self.yBearing = yBearing
+    self.width = width
+    self.height = height
+  }
+}
+
+/// A font's line metrics. The corresponding C type is `hb_font_extents_t`.
+public struct FontExtents: Hashable, Sendable, Codable {
+  /// Distance from the baseline to the top of the line (positive upward).
+  public var ascender: Int32
+  /// Distance from the baseline to the bottom of the line (usually negative).
+  public var descender: Int32
+  /// Extra space between lines.
+  public var lineGap: Int32
+
+  public init(ascender: Int32, descender: Int32, lineGap: Int32) {
+    self.ascender = ascender
+    self.descender = descender
+    self.lineGap = lineGap
+  }
+}
+
+extension String {
+  /// A string from a NUL-terminated C character buffer that may be full.
+  init(cChars: [CChar]) {
+    self = String(decoding: cChars.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}

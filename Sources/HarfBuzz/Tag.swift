@@ -1,0 +1,53 @@
+import CHarfBuzz
+
+/// A four-character OpenType tag: a table (`GSUB`), feature (`liga`), axis (`wght`), script or
+/// language system.
+///
+/// A tag is written as one to four printable ASCII characters; shorter strings are padded with
+/// spaces, as OpenType does. The corresponding C type is `hb_tag_t`.
+public struct Tag: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
+  /// The tag's four bytes, big-endian, as in the font file.
+  public var rawValue: UInt32
+
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+  /// Parses a tag of one to four printable ASCII characters.
+  ///
+  /// - Throws: `HarfBuzzError` with kind `.invalidSyntax` for an empty string, more than four
+  ///   characters or a character outside printable ASCII.
+  ///
+  /// The corresponding C function is `hb_tag_from_string`.
+  public init(parsing string: String) throws {
+    let bytes = Array(string.utf8)
+    guard (1...4).contains(bytes.count), bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+      throw HarfBuzzError(
+        .invalidSyntax, input: string, reason: "not a tag (one to four printable ASCII characters)")
+    }
+    var value: UInt32 = 0
+    for index in 0..<4 {
+      value = value << 8 | UInt32(index < bytes.count ? bytes[index] : 0x20)
+    }
+    rawValue = value
+  }
+
+  /// The tag as four characters, trailing spaces included (`"cv01"`, `"DFLT"`, `"kern"`).
+  public var description: String {
+    let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: rawValue >> $0) }
+    return String(decoding: bytes.map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+  }
+
+  public static func < (lhs: Tag, rhs: Tag) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+extension Tag: ExpressibleByStringLiteral {
+  /// A tag from a literal; a literal that is not a valid tag is a programming error.
+  public init(stringLiteral value: String) {
+    do {
+      try self.init(parsing: value)
+    } catch {
+      preconditionFailure("invalid tag literal \"\(value)\"")
+    }
+  }
+}
+
+extension Tag: HarfBuzzSyntax {}

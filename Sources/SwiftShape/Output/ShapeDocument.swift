@@ -1,0 +1,185 @@
+import HarfBuzz
+
+/// SwiftShape's JSON document for shaped text: the font, the units, the options, and one result
+/// per input line. The format is documented in the README and described by
+/// `Sources/SwiftShape/Schemas/shape-document.schema.json`.
+public struct ShapeDocument: Sendable {
+  /// One shaped input line.
+  public struct Entry: Sendable, Hashable {
+    /// The 1-based number of the input line.
+    public var line: Int
+    /// What it was shaped into.
+    public var result: ShapeResult
+
+    public init(line: Int, result: ShapeResult) {
+      self.line = line
+      self.result = result
+    }
+  }
+
+  /// The font every entry was shaped with.
+  public var font: ShapingFont
+  /// The options every entry was shaped with.
+  public var options: ShapeOptions
+  /// The shaped lines, in input order.
+  public var entries: [Entry]
+
+  /// The format name and version the document declares.
+  public static let format = "swiftshape-shape"
+  public static let version = 1
+
+  public init(font: ShapingFont, options: ShapeOptions, entries: [Entry]) {
+    self.font = font
+    self.options = options
+    self.entries = entries
+  }
+
+  /// The layout of the JSON text.
+  public enum Layout: Sendable {
+    /// Indented, one glyph per line: for reading and for diffs.
+    case pretty
+    /// All on one line: for JSON Lines.
+    case compact
+  }
+
+  /// The document as JSON text, without a final newline.
+  public func json(_ layout: Layout = .pretty) -> String {
+    let pretty = layout == .pretty
+    func at(_ indent: Int) -> Int? { pretty ? indent : nil }
+    var w = JSONWriter(spaced: pretty)
+    w.beginObject()
+    w.key("format", lineBreak: at(2))
+    w.string(ShapeDocument.format)
+    w.key("version")
+    w.number(ShapeDocument.version)
+    w.key("harfbuzz")
+    w.string(HarfBuzz.version)
+    w.key("font", lineBreak: at(2))
+    writeFont(&w)
+    w.key("units", lineBreak: at(2))
+    w.string(font.unit.description)
+    w.key("scale")
+    let scale = font.font.scale
+    w.beginObject()
+    w.key("x")
+    w.number(scale.x)
+    w.key("y")
+    w.number(scale.y)
+    w.endObject()
+    w.key("ptem")
+    w.number(Double(font.font.configuration.pointSize))
+    w.key("font_funcs")
+    w.string(font.options.functions.rawValue)
+    w.key("variations", lineBreak: at(2))
+    w.beginArray()
+    for variation in font.options.variations { w.string(variation.description) }
+    w.endArray()
+    w.key("features")
+    w.beginArray()
+    for feature in options.features { w.string(feature.description) }
+    w.endArray()
+    w.key("cluster_level")
+    w.number(options.clusterLevel.rawValue)
+    w.key("cluster_unit")
+    w.string(options.clusterUnit.rawValue)
+    w.key("results", lineBreak: at(2))
+    w.beginArray()
+    for entry in entries {
+      writeEntry(entry, to: &w, pretty: pretty)
+    }
+    w.endArray(lineBreak: entries.isEmpty ? nil : at(2))
+    w.endObject(lineBreak: at(0))
+    return w.output
+  }
+
+  private func writeFont(_ w: inout JSONWriter) {
+    let identity = font.identity
+    w.beginObject()
+    w.key("file")
+    w.string(identity.file)
+    w.key("face_index")
+    w.number(identity.faceIndex)
+    w.key("upem")
+    w.number(identity.unitsPerEm)
+    w.key("glyph_count")
+    w.number(identity.glyphCount)
+    for (key, value) in [
+      ("family", identity.family), ("style", identity.style), ("postscript_name", identity.postScriptName),
+    ] {
+      guard let value else { continue }
+      w.key(key)
+      w.string(value)
+    }
+    w.endObject()
+  }
+
+  private func writeEntry(_ entry: Entry, to w: inout JSONWriter, pretty: Bool) {
+    func at(_ indent: Int) -> Int? { pretty ? indent : nil }
+    let result = entry.result
+    w.beginObject(lineBreak: at(4))
+    w.key("line")
+    w.number(entry.line)
+    w.key("text")
+    w.string(result.text)
+    for run in result.runs {
+      // One run today; the document grows a "runs" array when results can hold several.
+      w.key("direction")
+      w.string(run.direction.rawValue)
+      w.key("script")
+      w.string(run.script.description)
+      w.key("language")
+      if let language = run.language { w.string(language.identifier) } else { w.null() }
+      let advance = run.advance
+      w.key("advance")
+      w.beginObject()
+      w.key("x")
+      w.number(advance.x)
+      w.key("y")
+      w.number(advance.y)
+      w.endObject()
+      w.key("glyphs")
+      w.beginArray()
+      for glyph in run.glyphs {
+        writeGlyph(glyph, to: &w, lineBreak: at(6))
+      }
+      w.endArray(lineBreak: run.glyphs.isEmpty ? nil : at(4))
+    }
+    w.endObject()
+  }
+
+  private func writeGlyph(_ glyph: ShapedGlyph, to w: inout JSONWriter, lineBreak: Int?) {
+    w.beginObject(lineBreak: lineBreak)
+    w.key("id")
+    w.number(glyph.id)
+    if let name = glyph.name {
+      w.key("name")
+      w.string(name)
+    }
+    w.key("cluster")
+    w.number(glyph.cluster)
+    w.key("x_advance")
+    w.number(glyph.xAdvance)
+    w.key("y_advance")
+    w.number(glyph.yAdvance)
+    w.key("x_offset")
+    w.number(glyph.xOffset)
+    w.key("y_offset")
+    w.number(glyph.yOffset)
+    w.key("flags")
+    w.number(glyph.flags.rawValue)
+    if let extents = glyph.extents {
+      w.key("extents")
+      w.beginObject()
+      w.key("x_bearing")
+      w.number(extents.xBearing)
+      w.key("y_bearing")
+      w.number(extents.yBearing)
+      w.key("width")
+      w.number(extents.width)
+      w.key("height")
+      w.number(extents.height)
+      w.endObject()
+    }
+    w.endObject()
+  }
+}

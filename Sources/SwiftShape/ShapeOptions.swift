@@ -1,0 +1,52 @@
+import HarfBuzz
+
+/// Settings for shaping one piece of text. The defaults are hb-shape's.
+public struct ShapeOptions: Sendable, Hashable, Codable {
+  /// Feature settings over the shaper's defaults (`-liga`, `ss01`, `kern[3:5]=0`).
+  public var features: [Feature] = []
+  /// The direction; nil to take it from the script.
+  public var direction: Direction?
+  /// The script; nil to guess it from the text.
+  public var script: Script?
+  /// The language; nil for the process's locale, as hb-shape does (pin it for reproducible output).
+  public var language: Language?
+  /// How characters are grouped into clusters.
+  public var clusterLevel: Buffer.ClusterLevel = .monotoneGraphemes
+  /// What a cluster value counts.
+  public var clusterUnit: ClusterUnit = .unicodeScalars
+  /// Text before the shaped text that shaping may look at (for joining, contextual forms).
+  public var textBefore: String = ""
+  /// Text after the shaped text that shaping may look at.
+  public var textAfter: String = ""
+  /// Buffer flags: beginning/end of text, default ignorables, dotted circle, glyph-flag production.
+  public var bufferFlags: Buffer.Flags = []
+  /// The glyph that replaces default-ignorable characters; 0 hides them.
+  public var invisibleGlyph: UInt32 = 0
+  /// The glyph for characters the font does not cover; 0 is `.notdef`.
+  public var notFoundGlyph: UInt32 = 0
+  /// The shapers to try in order (`ot`, `fallback`); nil for HarfBuzz's default list.
+  public var shapers: [String]?
+  /// Whether each glyph carries its name (`gidN` when the font has none).
+  public var includeGlyphNames: Bool = true
+  /// Whether each glyph carries its ink extents.
+  public var includeExtents: Bool = false
+
+  public init(
+    features: [Feature] = [], direction: Direction? = nil, script: Script? = nil, language: Language? = nil
+  ) {
+    self.features = features
+    self.direction = direction
+    self.script = script
+    self.language = language
+  }
+}
+
+/// What a cluster value counts, from the start of the shaped text.
+public enum ClusterUnit: String, Sendable, Hashable, CaseIterable, Codable {
+  /// Unicode scalars (code points), as hb-shape counts by default.
+  case unicodeScalars = "scalars"
+  /// UTF-8 bytes, as hb-shape's `--utf8-clusters`.
+  case utf8
+  /// UTF-16 code units, as platforms built on UTF-16 count.
+  case utf16
+}

@@ -1,0 +1,146 @@
+import HarfBuzz
+
+/// The glyphs one piece of text was shaped into.
+///
+/// A result holds one or more runs; text shaped with one font, direction and script (all of
+/// `ShapingFont.shape`) gives one run. Positions are in `unit` of each run: font units at the
+/// default size, 26.6 fixed point at a point size.
+public struct ShapeResult: Sendable, Hashable, Codable {
+  /// The text that was shaped (without its context).
+  public var text: String
+  /// What cluster values count.
+  public var clusterUnit: ClusterUnit
+  /// The runs, in logical order.
+  public var runs: [ShapedRun]
+
+  public init(text: String, clusterUnit: ClusterUnit, runs: [ShapedRun]) {
+    self.text = text
+    self.clusterUnit = clusterUnit
+    self.runs = runs
+  }
+
+  /// Every glyph of every run, in the order HarfBuzz returned them (visual order for RTL).
+  public var glyphs: [ShapedGlyph] { runs.flatMap(\.glyphs) }
+
+  /// The range of `text` that a cluster value covers: from the cluster's start to the next
+  /// cluster's start in the same run, or to the end of the text.
+  ///
+  /// - Returns: nil when `cluster` starts no cluster of the result.
+  public func textRange(ofCluster cluster: Int) -> Range<String.Index>? {
+    guard let run = runs.first(where: { $0.glyphs.contains { $0.cluster == cluster } }) else { return nil }
+    let next = run.glyphs.lazy.map(\.cluster).filter { $0 > cluster }.min()
+    guard let start = index(atOffset: cluster) else { return nil }
+    let end = next.flatMap(index(atOffset:)) ?? text.endIndex
+    return start..<end
+  }
+
+  /// The range of `text` the glyph at `glyphIndex` (an index into `glyphs`) was shaped from.
+  public func textRange(ofGlyphAt glyphIndex: Int) -> Range<String.Index>? {
+    let glyphs = self.glyphs
+    guard glyphs.indices.contains(glyphIndex) else { return nil }
+    return textRange(ofCluster: glyphs[glyphIndex].cluster)
+  }
+
+  /// The `String.Index` at a cluster offset of `clusterUnit`, or nil when it is not a boundary.
+  private func index(atOffset offset: Int) -> String.Index? {
+    switch clusterUnit {
+    case .unicodeScalars:
+      let view = text.unicodeScalars
+      return view.index(view.startIndex, offsetBy: offset, limitedBy: view.endIndex)
+    case .utf8:
+      let view = text.utf8
+      return view.index(view.startIndex, offsetBy: offset, limitedBy: view.endIndex)
+    case .utf16:
+      let view = text.utf16
+      return view.index(view.startIndex, offsetBy: offset, limitedBy: view.endIndex)
+    }
+  }
+}
+
+/// Glyphs shaped with one font, direction, script and language.
+public struct ShapedRun: Sendable, Hashable, Codable {
+  /// The font the run was shaped with.
+  public var font: FontIdentity
+  /// The unit of every position in the run.
+  public var unit: PositionUnit
+  /// The font scale, x and y (positions are in 1/scale em).
+  public var scale: Scale
+  /// The direction used (given, or from the script).
+  public var direction: Direction
+  /// The script used (given, or guessed from the text).
+  public var script: Script
+  /// The language used (given, or the process's locale).
+  public var language: Language?
+  /// The glyphs, in the order HarfBuzz returned them: visual order, so right to left text comes
+  /// last character first.
+  public var glyphs: [ShapedGlyph]
+
+  public init(
+    font: FontIdentity, unit: PositionUnit, scale: Scale, direction: Direction, script: Script,
+    language: Language?, glyphs: [ShapedGlyph]
+  ) {
+    self.font = font
+    self.unit = unit
+    self.scale = scale
+    self.direction = direction
+    self.script = script
+    self.language = language
+    self.glyphs = glyphs
+  }
+
+  /// The sum of the advances, in `unit`: the run's width (x) or height (y).
+  public var advance: Scale {
+    glyphs.reduce(into: Scale(x: 0, y: 0)) {
+      $0.x &+= $1.xAdvance
+      $0.y &+= $1.yAdvance
+    }
+  }
+}
+
+/// A pair of values in a run's unit (a scale, a total advance).
+public struct Scale: Sendable, Hashable, Codable {
+  public var x: Int32
+  public var y: Int32
+
+  public init(x: Int32, y: Int32) {
+    self.x = x
+    self.y = y
+  }
+}
+
+/// One shaped glyph. Advances, offsets and extents are in the run's `unit`.
+public struct ShapedGlyph: Sendable, Hashable, Codable {
+  /// The glyph ID in the font.
+  public var id: UInt32
+  /// The glyph's name (`gidN` when the font has none), when names were asked for.
+  public var name: String?
+  /// The offset, in the result's `clusterUnit`, of the first character this glyph came from.
+  public var cluster: Int
+  /// How far the pen moves after this glyph, horizontally.
+  public var xAdvance: Int32
+  /// How far the pen moves after this glyph, vertically (vertical text; y grows upward).
+  public var yAdvance: Int32
+  /// How far the glyph is drawn from the pen position, horizontally, without moving the pen.
+  public var xOffset: Int32
+  /// How far the glyph is drawn from the pen position, vertically (y grows upward).
+  public var yOffset: Int32
+  /// What may be done at this glyph without reshaping.
+  public var flags: GlyphFlags
+  /// The glyph's ink box, when extents were asked for and the font has them.
+  public var extents: GlyphExtents?
+
+  public init(
+    id: UInt32, name: String? = nil, cluster: Int, xAdvance: Int32, yAdvance: Int32 = 0,
+    xOffset: Int32 = 0, yOffset: Int32 = 0, flags: GlyphFlags = [], extents: GlyphExtents? = nil
+  ) {
+    self.id = id
+    self.name = name
+    self.cluster = cluster
+    self.xAdvance = xAdvance
+    self.yAdvance = yAdvance
+    self.xOffset = xOffset
+    self.yOffset = yOffset
+    self.flags = flags
+    self.extents = extents
+  }
+}

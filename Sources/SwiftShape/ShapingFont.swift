@@ -1,0 +1,188 @@
+import HarfBuzz
+import SwiftShapeDefaultFont
+
+/// A font ready to shape with: a face from a file (or the embedded default font) at a size, with
+/// variations. Immutable and `Sendable`: one instance may shape on many threads at once.
+///
+/// ```swift
+/// let font = try ShapingFont(file: "NotoSans-Regular.ttf")
+/// let result = try font.shape("office")
+/// for glyph in result.glyphs { print(glyph.name ?? "", glyph.cluster, glyph.xAdvance) }
+/// ```
+public final class ShapingFont: Sendable {
+  /// Settings that apply to the font as a whole (as opposed to one piece of text).
+  public struct Options: Sendable, Hashable {
+    /// The size, which decides the unit of positions; by default the font's own units.
+    public var size: FontSize = .unitsPerEm
+    /// Variation-axis settings in design coordinates (`wght=700`).
+    public var variations: [Variation] = []
+    /// Synthetic slant (0.2 leans about 11°).
+    public var syntheticSlant: Float = 0
+    /// Pixels per em, x and y, for hinting and device tables; 0 for none.
+    public var ppem: (x: UInt32, y: UInt32) {
+      get { (ppemStorage[0], ppemStorage[1]) }
+      set { ppemStorage = [newValue.x, newValue.y] }
+    }
+    private var ppemStorage: [UInt32] = [0, 0]
+    /// The point size for optical-size features when `size` is not `.points`; 0 for none.
+    public var pointSize: Float = 0
+    /// The font functions: HarfBuzz's own (`ot`, default) or FreeType's (`ft`).
+    public var functions: Font.Functions = .openType
+    /// FreeType load flags for `.freeType` functions (hb-shape's default, 2, is no hinting).
+    public var freeTypeLoadFlags: Int32 = 2
+
+    public init(size: FontSize = .unitsPerEm, variations: [Variation] = []) {
+      self.size = size
+      self.variations = variations
+    }
+  }
+
+  /// Which font this is: the file, the face index, units per em and names.
+  public let identity: FontIdentity
+  /// The settings it was made with.
+  public let options: Options
+  /// The unit of every position this font returns.
+  public let unit: PositionUnit
+  /// The HarfBuzz font, for what the shaping API does not cover.
+  public let font: Font
+
+  /// Loads face `faceIndex` of the font file at `path`.
+  ///
+  /// - Throws: `ShapingError` of kind `.badFont` when the file cannot be read, is not a font, is
+  ///   damaged, or has no face `faceIndex`; `.invalidArgument` for options out of range.
+  public convenience init(file path: String, faceIndex: Int = 0, options: Options = Options()) throws {
+    let blob: Blob
+    do {
+      blob = try Blob(contentsOfFile: path)
+    } catch let error as HarfBuzzError {
+      throw ShapingError(error)
+    }
+    try self.init(blob: blob, faceIndex: faceIndex, file: path, options: options)
+  }
+
+  /// Loads face `faceIndex` of a font from bytes in memory (copied).
+  ///
+  /// - Parameter name: how the font is named in errors and in `identity.file`.
+  public convenience init(
+    bytes: some Collection<UInt8>, faceIndex: Int = 0, name: String = "<memory>", options: Options = Options()
+  ) throws {
+    let blob: Blob
+    do {
+      blob = try Blob(copying: bytes)
+    } catch let error as HarfBuzzError {
+      throw ShapingError(error)
+    }
+    try self.init(blob: blob, faceIndex: faceIndex, file: name, options: options)
+  }
+
+  /// The font SwiftShape uses when none is given: DejaVu Sans (Latin, Greek, Cyrillic, Hebrew,
+  /// Arabic), built into the library, so it works on a machine with no fonts and shapes the same
+  /// everywhere. Its file name in `identity` is `<default>`.
+  public static func defaultFont(options: Options = Options()) throws -> ShapingFont {
+    let bytes = UnsafeRawBufferPointer(
+      start: swiftshape_default_font_data(), count: swiftshape_default_font_size())
+    let blob: Blob
+    do {
+      // The bytes are static data of the process: nothing to free.
+      blob = try Blob(bytesNoCopy: bytes, deallocator: {})
+    } catch let error as HarfBuzzError {
+      throw ShapingError(error)
+    }
+    return try ShapingFont(blob: blob, faceIndex: 0, file: ShapingFont.defaultFontName, options: options)
+  }
+
+  /// The name the embedded default font goes by in `identity.file` and on the command line.
+  public static let defaultFontName = "<default>"
+
+  init(blob: Blob, faceIndex: Int, file: String, options: Options) throws {
+    let face: Face
+    do {
+      face = try Face(blob: blob, index: faceIndex, name: file)
+    } catch let error as HarfBuzzError {
+      throw ShapingError(error)
+    }
+    try ShapingFont.check(options)
+    var configuration = Font.Configuration()
+    let scale = options.size.scale(unitsPerEm: face.unitsPerEm)
+    configuration.scale = scale
+    configuration.ppem = options.ppem
+    if case .points(let points) = options.size {
+      configuration.pointSize = Float(points)
+    } else {
+      configuration.pointSize = options.pointSize
+    }
+    configuration.syntheticSlant = options.syntheticSlant
+    configuration.variations = options.variations
+    configuration.functions = options.functions
+    configuration.freeTypeLoadFlags = options.freeTypeLoadFlags
+    self.font = Font(face: face, configuration: configuration)
+    self.options = options
+    self.unit = options.size.unit(unitsPerEm: face.unitsPerEm)
+    self.identity = FontIdentity(face: face, file: file, font: font)
+  }
+
+  private static func check(_ options: Options) throws {
+    switch options.size {
+    case .unitsPerEm: break
+    case .points(let points):
+      guard points.isFinite, points > 0, points * 64 <= Double(Int32.max) else {
+        throw ShapingError(
+          .invalidArgument, input: "\(points)",
+          reason: "the point size must be more than 0 and at most 33554431")
+      }
+    case .scale(let x, let y):
+      guard x != 0, y != 0 else {
+        throw ShapingError(.invalidArgument, input: "\(x) \(y)", reason: "the font scale must not be 0")
+      }
+    }
+    guard options.syntheticSlant.isFinite, abs(options.syntheticSlant) <= 64 else {
+      throw ShapingError(
+        .invalidArgument, input: "\(options.syntheticSlant)",
+        reason: "the slant must be a finite ratio (e.g. 0.2)")
+    }
+    guard options.pointSize.isFinite, options.pointSize >= 0 else {
+      throw ShapingError(
+        .invalidArgument, input: "\(options.pointSize)", reason: "the point size must be 0 or more")
+    }
+  }
+}
+
+/// Which font a result came from.
+public struct FontIdentity: Sendable, Hashable, Codable {
+  /// The file's path as given, `<default>` for the embedded default font, or the name given to
+  /// bytes in memory.
+  public var file: String
+  /// The face's index in its file.
+  public var faceIndex: Int
+  /// Units per em.
+  public var unitsPerEm: Int
+  /// The number of glyphs.
+  public var glyphCount: Int
+  /// The family name (name ID 16, else 1), when the font has one.
+  public var family: String?
+  /// The subfamily (style) name (name ID 17, else 2), when the font has one.
+  public var style: String?
+  /// The PostScript name (name ID 6), when the font has one.
+  public var postScriptName: String?
+
+  public init(
+    file: String, faceIndex: Int, unitsPerEm: Int, glyphCount: Int, family: String? = nil,
+    style: String? = nil, postScriptName: String? = nil
+  ) {
+    self.file = file
+    self.faceIndex = faceIndex
+    self.unitsPerEm = unitsPerEm
+    self.glyphCount = glyphCount
+    self.family = family
+    self.style = style
+    self.postScriptName = postScriptName
+  }
+
+  init(face: Face, file: String, font: Font) {
+    self.init(
+      file: file, faceIndex: face.index, unitsPerEm: face.unitsPerEm, glyphCount: face.glyphCount,
+      family: face.name(.typographicFamily) ?? face.name(.family),
+      style: face.name(.typographicSubfamily) ?? face.name(.subfamily),
+      postScriptName: face.name(.postScriptName))
+  }
+}

@@ -1,0 +1,115 @@
+import ArgumentParser
+import HarfBuzz
+import SwiftShape
+
+/// Which font, at which size and variation: hb-shape's font options.
+struct FontOptions: ParsableArguments {
+  @Option(
+    name: .customLong("font-file"),
+    help: ArgumentHelp("The font file to shape with (default: the built-in DejaVu Sans).", valueName: "path"))
+  var fontFile: String?
+
+  @Option(
+    name: .customLong("face-index"),
+    help: ArgumentHelp("The face of a font collection (.ttc, .otc) to use.", valueName: "index"))
+  var faceIndex: Int = 0
+
+  @Option(
+    name: .customLong("font-size"),
+    help: ArgumentHelp(
+      "The font scale, as hb-shape's: 'upem' (font units, the default), one number, or two for x and y.",
+      valueName: "1/2 numbers or upem"))
+  var fontSize: String?
+
+  @Option(
+    name: .customLong("size"),
+    help: ArgumentHelp(
+      "Shape at a point size: positions are 26.6 fixed point (64 to the point).", valueName: "points"))
+  var points: Double?
+
+  @Option(
+    name: .customLong("font-ptem"),
+    help: ArgumentHelp(
+      "The font's point size for optical-size features (default: 0, none).", valueName: "points"))
+  var pointSize: Double?
+
+  @Option(
+    name: .customLong("font-funcs"),
+    help: ArgumentHelp(
+      "The font functions: ot (HarfBuzz's own, default) or ft (FreeType).", valueName: "ot|ft"))
+  var fontFuncs: String = "ot"
+
+  @Option(
+    name: .customLong("variations"),
+    help: ArgumentHelp(
+      "Variation-axis settings, separated by commas, e.g. 'wght=700,wdth=75'.", valueName: "list"))
+  var variations: String?
+
+  /// The font options, checked.
+  func shapingFontOptions() throws -> ShapingFont.Options {
+    var options = ShapingFont.Options()
+    if let points {
+      guard fontSize == nil else {
+        throw ShapingError(.invalidArgument, input: "--size", reason: "cannot be combined with --font-size")
+      }
+      options.size = .points(points)
+    } else if let fontSize {
+      options.size = try FontOptions.parseFontSize(fontSize)
+    }
+    if let pointSize {
+      guard pointSize.isFinite, pointSize >= 0 else {
+        throw ShapingError(
+          .invalidArgument, input: "--font-ptem=\(pointSize)", reason: "the point size must be 0 or more")
+      }
+      options.pointSize = Float(pointSize)
+    }
+    guard let functions = Font.Functions(rawValue: fontFuncs) else {
+      throw ShapingError(
+        .invalidArgument, input: "--font-funcs=\(fontFuncs)", reason: "unknown font functions (ot or ft)")
+    }
+    options.functions = functions
+    if let variations {
+      options.variations = try checked("--variations") { try Variation.parseList(variations) }
+    }
+    return options
+  }
+
+  /// Parses `--font-size`: `upem`, or one or two numbers (hb-shape truncates them to integers).
+  static func parseFontSize(_ text: String) throws -> FontSize {
+    if text == "upem" { return .unitsPerEm }
+    let parts = text.split(whereSeparator: { $0 == " " || $0 == "," })
+    let values = parts.compactMap { Double($0) }
+    guard (1...2).contains(parts.count), values.count == parts.count,
+      values.allSatisfy({ $0.isFinite && abs($0) >= 1 && abs($0) <= Double(Int32.max) })
+    else {
+      throw ShapingError(
+        .invalidArgument, input: "--font-size=\(text)",
+        reason: "not a font size ('upem', or one or two numbers from 1 to 2147483647)")
+    }
+    return .scale(x: Int32(values[0]), y: Int32(values.count == 2 ? values[1] : values[0]))
+  }
+
+  /// Loads the font: the file given by option or position, else the built-in font.
+  func load(positionalFont: String?) throws -> ShapingFont {
+    let options = try shapingFontOptions()
+    if let path = fontFile ?? positionalFont {
+      return try ShapingFont(file: path, faceIndex: faceIndex, options: options)
+    }
+    guard faceIndex == 0 else {
+      throw ShapingError(
+        .invalidArgument, input: "--face-index=\(faceIndex)",
+        reason: "the built-in font has one face (index 0)")
+    }
+    return try ShapingFont.defaultFont(options: options)
+  }
+}
+
+/// Runs a HarfBuzz-layer parser for an option's value, turning its errors into `ShapingError`s
+/// that name the option and the offending item.
+func checked<T>(_ option: String, _ body: () throws -> T) throws -> T {
+  do {
+    return try body()
+  } catch let error as HarfBuzzError {
+    throw ShapingError(.invalidArgument, input: "\(option) '\(error.input)'", reason: error.reason)
+  }
+}

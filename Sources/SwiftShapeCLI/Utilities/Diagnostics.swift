@@ -1,0 +1,69 @@
+import ArgumentParser
+import SwiftShape
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Exit statuses, from BSD's sysexits.h. The README lists them.
+enum ExitStatus {
+  /// A usage error: unknown option, malformed or out-of-range value (EX_USAGE).
+  static let usage: Int32 = 64
+  /// Unusable input data: not a font, damaged font, face index out of range, invalid UTF-8
+  /// (EX_DATAERR).
+  static let badInput: Int32 = 65
+  /// An input file cannot be opened or read (EX_NOINPUT).
+  static let cannotOpen: Int32 = 66
+  /// An internal failure (EX_SOFTWARE).
+  static let internalFailure: Int32 = 70
+}
+
+/// Writes diagnostics: one line each on standard error, never a stack trace.
+enum Diagnostics {
+  static func printError(_ message: String) {
+    let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+    IO.writeError("swiftshape: error: \(line)\n")
+  }
+
+  static func printNote(_ message: String) {
+    IO.writeError("swiftshape: note: \(message)\n")
+  }
+
+  /// Reports `error` and exits with its status: help and version go to standard output with 0.
+  static func exit(with error: any Error, command: any ParsableCommand.Type) -> Never {
+    if let error = error as? ShapingError {
+      printError(error.description)
+      terminate(status(for: error))
+    }
+    if let error = error as? ExitCode {
+      terminate(error.rawValue)
+    }
+    let code = command.exitCode(for: error)
+    if code == .success {
+      // --help, --version.
+      IO.write(command.fullMessage(for: error) + "\n")
+      terminate(0)
+    }
+    // ArgumentParser's message is the first line; its usage summary follows, and is left out.
+    let message =
+      command.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
+    let trimmed = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+    printError(trimmed + " (see 'swiftshape --help')")
+    terminate(code == .validationFailure ? ExitStatus.usage : code.rawValue)
+  }
+
+  static func status(for error: ShapingError) -> Int32 {
+    switch error.kind {
+    case .invalidArgument: ExitStatus.usage
+    case .unreadableFile: ExitStatus.cannotOpen
+    case .badFont, .badText: ExitStatus.badInput
+    case .internalFailure: ExitStatus.internalFailure
+    }
+  }
+}
+
+private func terminate(_ code: Int32) -> Never {
+  exit(code)
+}

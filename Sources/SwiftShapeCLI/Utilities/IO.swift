@@ -1,0 +1,82 @@
+import SwiftShape
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// File and stream access for the command, through the C library (no Foundation on the start-up
+/// path).
+enum IO {
+  /// Reads a whole file, or standard input for `-`.
+  ///
+  /// - Throws: `ShapingError` of kind `.unreadableFile` naming the path and the system's reason.
+  static func readAll(path: String) throws -> [UInt8] {
+    if path == "-" { return try readAll(descriptor: 0, name: "standard input") }
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw unreadable(path) }
+    defer { close(descriptor) }
+    var info = stat()
+    if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+      errno = EISDIR
+      throw unreadable(path)
+    }
+    return try readAll(descriptor: descriptor, name: path)
+  }
+
+  static func readAll(descriptor: Int32, name: String) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw unreadable(name)
+      }
+      if count == 0 { return bytes }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
+  }
+
+  private static func unreadable(_ name: String) -> ShapingError {
+    ShapingError(.unreadableFile, input: name, reason: String(cString: strerror(errno)))
+  }
+
+  /// Whether `path` names an existing regular file.
+  static func isRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+  }
+
+  /// Writes text to standard output.
+  static func write(_ text: String) { write(text, to: 1) }
+
+  /// Writes text to standard error.
+  static func writeError(_ text: String) { write(text, to: 2) }
+
+  /// Writes all of `text` to a file descriptor, retrying short writes; a closed pipe ends quietly.
+  private static func write(_ text: String, to descriptor: Int32) {
+    var text = text
+    text.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return
+        }
+        offset += written
+      }
+    }
+  }
+}
+
+/// The C library's `write`, under a name that does not clash with `IO.write`.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    Glibc.write(descriptor, bytes, count)
+  #else
+    Darwin.write(descriptor, bytes, count)
+  #endif
+}
