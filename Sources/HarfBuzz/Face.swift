@@ -75,14 +75,14 @@ public final class Face: @unchecked Sendable {
   /// The tags of the face's tables, in the order of its table directory.
   ///
   /// The corresponding C function is `hb_face_get_table_tags`.
-  public var tableTags: [Tag] {
-    var tags: [Tag] = []
+  public var tableTags: [OpenTypeTag] {
+    var tags: [OpenTypeTag] = []
     var start: UInt32 = 0
     var chunk = [hb_tag_t](repeating: 0, count: 64)
     while true {
       var count = UInt32(chunk.count)
       let total = hb_face_get_table_tags(pointer, start, &count, &chunk)
-      tags += chunk.prefix(Int(count)).map { Tag(rawValue: $0) }
+      tags += chunk.prefix(Int(count)).map { OpenTypeTag(rawValue: $0) }
       start += count
       if count == 0 || start >= total { return tags }
     }
@@ -91,7 +91,7 @@ public final class Face: @unchecked Sendable {
   /// A copy of a table's bytes, or nil when the face has no such table.
   ///
   /// The corresponding C function is `hb_face_reference_table`.
-  public func table(_ tag: Tag) -> [UInt8]? {
+  public func table(_ tag: OpenTypeTag) -> [UInt8]? {
     let table = Blob(takingOwnership: hb_face_reference_table(pointer, tag.rawValue))
     guard table.count > 0 || tableTags.contains(tag) else { return nil }
     return table.bytes
@@ -145,7 +145,7 @@ enum SFNTDirectory {
       }
       if UInt64(offset) + UInt64(length) > UInt64(bytes.count) {
         throw corrupt(
-          "table '\(Tag(rawValue: tag))' lies outside the file (offset \(offset), length \(length), file size \(bytes.count))"
+          "table '\(OpenTypeTag(rawValue: tag))' lies outside the file (offset \(offset), length \(length), file size \(bytes.count))"
         )
       }
     }

@@ -5,7 +5,7 @@ import CHarfBuzz
 /// The corresponding C type is `hb_feature_t`.
 public struct Feature: Hashable, Sendable, HarfBuzzSyntax {
   /// The feature's tag.
-  public var tag: Tag
+  public var tag: OpenTypeTag
   /// The value: 0 turns the feature off, 1 on, larger values pick an alternate.
   public var value: UInt32
   /// The first cluster the setting applies to.
@@ -17,7 +17,7 @@ public struct Feature: Hashable, Sendable, HarfBuzzSyntax {
   public static let globalEnd = UInt32.max
 
   /// A feature setting; by default on, for the whole text.
-  public init(_ tag: Tag, value: UInt32 = 1, start: UInt32 = 0, end: UInt32 = Feature.globalEnd) {
+  public init(_ tag: OpenTypeTag, value: UInt32 = 1, start: UInt32 = 0, end: UInt32 = Feature.globalEnd) {
     self.tag = tag
     self.value = value
     self.start = start
@@ -38,7 +38,7 @@ public struct Feature: Hashable, Sendable, HarfBuzzSyntax {
         .invalidSyntax, input: string,
         reason: "not a feature (e.g. kern, -liga, aalt=2, kern[3:5])")
     }
-    self.init(Tag(rawValue: raw.tag), value: raw.value, start: raw.start, end: raw.end)
+    self.init(OpenTypeTag(rawValue: raw.tag), value: raw.value, start: raw.start, end: raw.end)
   }
 
   var raw: hb_feature_t { hb_feature_t(tag: tag.rawValue, value: value, start: start, end: end) }
@@ -57,11 +57,11 @@ public struct Feature: Hashable, Sendable, HarfBuzzSyntax {
 /// The corresponding C type is `hb_variation_t`.
 public struct Variation: Hashable, Sendable, HarfBuzzSyntax {
   /// The axis tag (`wght`, `wdth`, `opsz`, …).
-  public var tag: Tag
+  public var tag: OpenTypeTag
   /// The position on the axis, in the axis's design units.
   public var value: Float
 
-  public init(_ tag: Tag, _ value: Float) {
+  public init(_ tag: OpenTypeTag, _ value: Float) {
     self.tag = tag
     self.value = value
   }
@@ -81,7 +81,7 @@ public struct Variation: Hashable, Sendable, HarfBuzzSyntax {
       throw HarfBuzzError(
         .invalidSyntax, input: string, reason: "not a variation (e.g. wght=700, wdth=75.5)")
     }
-    self.init(Tag(rawValue: raw.tag), raw.value)
+    self.init(OpenTypeTag(rawValue: raw.tag), raw.value)
   }
 
   var raw: hb_variation_t { hb_variation_t(tag: tag.rawValue, value: value) }

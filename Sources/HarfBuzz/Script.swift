@@ -5,16 +5,16 @@ import CHarfBuzz
 /// The corresponding C type is `hb_script_t`, whose values are the ISO 15924 codes as tags.
 public struct Script: Hashable, Sendable, CustomStringConvertible {
   /// The ISO 15924 code as a tag, capitalized as HarfBuzz stores it (`Arab`).
-  public var tag: Tag
+  public var tag: OpenTypeTag
 
   /// The script of the given ISO 15924 tag, as HarfBuzz normalizes it (`arab` becomes `Arab`).
   ///
   /// The corresponding C function is `hb_script_from_iso15924_tag`.
-  public init(tag: Tag) {
-    self.tag = Tag(rawValue: hb_script_from_iso15924_tag(tag.rawValue).rawValue)
+  public init(tag: OpenTypeTag) {
+    self.tag = OpenTypeTag(rawValue: hb_script_from_iso15924_tag(tag.rawValue).rawValue)
   }
 
-  init(_ raw: hb_script_t) { tag = Tag(rawValue: raw.rawValue) }
+  init(_ raw: hb_script_t) { tag = OpenTypeTag(rawValue: raw.rawValue) }
 
   /// Parses a four-letter ISO 15924 code, in any case (`arab`, `Arab`, `ARAB`).
   ///

@@ -5,7 +5,7 @@ import CHarfBuzz
 ///
 /// A tag is written as one to four printable ASCII characters; shorter strings are padded with
 /// spaces, as OpenType does. The corresponding C type is `hb_tag_t`.
-public struct Tag: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct OpenTypeTag: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
   /// The tag's four bytes, big-endian, as in the font file.
   public var rawValue: UInt32
 
@@ -36,10 +36,10 @@ public struct Tag: RawRepresentable, Hashable, Sendable, Comparable, CustomStrin
     return String(decoding: bytes.map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
   }
 
-  public static func < (lhs: Tag, rhs: Tag) -> Bool { lhs.rawValue < rhs.rawValue }
+  public static func < (lhs: OpenTypeTag, rhs: OpenTypeTag) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-extension Tag: ExpressibleByStringLiteral {
+extension OpenTypeTag: ExpressibleByStringLiteral {
   /// A tag from a literal; a literal that is not a valid tag is a programming error.
   public init(stringLiteral value: String) {
     do {
@@ -50,4 +50,4 @@ extension Tag: ExpressibleByStringLiteral {
   }
 }
 
-extension Tag: HarfBuzzSyntax {}
+extension OpenTypeTag: HarfBuzzSyntax {}

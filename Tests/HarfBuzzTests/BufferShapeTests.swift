@@ -1,0 +1,108 @@
+import Testing
+
+@testable import HarfBuzz
+
+@Suite("Buffers and shaping")
+struct BufferShapeTests {
+  func shape(
+    _ text: String, font path: String = Paths.latin, features: [Feature] = [],
+    configure: (Buffer) -> Void = { _ in }
+  ) throws -> (Font, Buffer, [GlyphRecord]) {
+    let font = Font(face: try Face(blob: Blob(contentsOfFile: path)))
+    let buffer = try Buffer()
+    let scalars = text.unicodeScalars.map(\.value)
+    scalars.withUnsafeBufferPointer { buffer.add(utf32: $0) }
+    configure(buffer)
+    buffer.guessSegmentProperties()
+    try font.shape(buffer, features: features)
+    return (font, buffer, buffer.glyphs())
+  }
+
+  @Test func ligatureFormsOneGlyphForSeveralCharacters() throws {
+    let (font, _, glyphs) = try shape("office")
+    #expect(glyphs.map { font.glyphLabel($0.glyph) } == ["o", "f_f_i", "c", "e"])
+    #expect(glyphs.map(\.cluster) == [0, 1, 4, 5])
+  }
+
+  @Test func featuresTurnLigaturesOff() throws {
+    let (font, _, glyphs) = try shape("office", features: [try Feature(parsing: "-liga")])
+    #expect(glyphs.map { font.glyphLabel($0.glyph) } == ["o", "f", "f", "i", "c", "e"])
+  }
+
+  @Test func kerningChangesAdvances() throws {
+    let (_, _, kerned) = try shape("Ta")
+    let (_, _, plain) = try shape("Ta", features: [try Feature(parsing: "-kern")])
+    #expect(kerned[0].xAdvance < plain[0].xAdvance)
+  }
+
+  @Test func guessedPropertiesForArabic() throws {
+    let (_, buffer, glyphs) = try shape("سلام", font: Paths.arabic)
+    #expect(buffer.direction == .rightToLeft)
+    #expect(buffer.script == .arabic)
+    // Visual order: the last character's glyph comes first.
+    #expect(glyphs.first?.cluster == 3 && glyphs.last?.cluster == 0)
+  }
+
+  @Test func contextChangesJoiningWithoutBeingShaped() throws {
+    let font = Font(face: try Face(blob: Blob(contentsOfFile: Paths.arabic)))
+    func shapeLam(before: String) throws -> UInt32 {
+      let buffer = try Buffer()
+      let text = (before + "ل").unicodeScalars.map(\.value)
+      text.withUnsafeBufferPointer { buffer.add(utf32: $0, item: (text.count - 1)..<text.count) }
+      buffer.guessSegmentProperties()
+      try font.shape(buffer)
+      #expect(buffer.count == 1)
+      return buffer.glyphs()[0].glyph
+    }
+    #expect(try shapeLam(before: "س") != shapeLam(before: ""))
+  }
+
+  @Test func utf8ClustersAreByteOffsets() throws {
+    let font = Font(face: try Face(blob: Blob(contentsOfFile: Paths.latin)))
+    let buffer = try Buffer()
+    Array("aéb".utf8).withUnsafeBufferPointer { buffer.add(utf8: $0) }
+    buffer.guessSegmentProperties()
+    try font.shape(buffer)
+    #expect(buffer.glyphs().map(\.cluster) == [0, 1, 3])
+  }
+
+  @Test func flagsAndClusterLevelAreKept() throws {
+    let buffer = try Buffer()
+    buffer.flags = [.beginningOfText, .endOfText, .produceUnsafeToConcat]
+    buffer.clusterLevel = .characters
+    buffer.invisibleGlyph = 3
+    buffer.notFoundGlyph = 4
+    #expect(buffer.flags == [.beginningOfText, .endOfText, .produceUnsafeToConcat])
+    #expect(buffer.clusterLevel == .characters)
+    #expect(buffer.invisibleGlyph == 3 && buffer.notFoundGlyph == 4)
+    buffer.reset()
+    #expect(buffer.flags == [] && buffer.clusterLevel == .monotoneGraphemes)
+  }
+
+  @Test func unknownShaperFails() throws {
+    let font = Font(face: try Face(blob: Blob(contentsOfFile: Paths.latin)))
+    let buffer = try Buffer()
+    [0x61].withUnsafeBufferPointer { buffer.add(utf32: $0) }
+    buffer.guessSegmentProperties()
+    #expect(throws: HarfBuzzError.self) { try font.shape(buffer, shapers: ["nonexistent"]) }
+    try font.shape(buffer, shapers: ["fallback"])
+    #expect(buffer.count == 1)
+  }
+
+  @Test func oneFontShapesOnManyThreadsAtOnce() async throws {
+    let font = Font(face: try Face(blob: Blob(contentsOfFile: Paths.arabic)))
+    let text = "سلامٌ عليكم".unicodeScalars.map(\.value)
+    func shapeOnce() throws -> [GlyphRecord] {
+      let buffer = try Buffer()
+      text.withUnsafeBufferPointer { buffer.add(utf32: $0) }
+      buffer.guessSegmentProperties()
+      try font.shape(buffer)
+      return buffer.glyphs()
+    }
+    let expected = try shapeOnce()
+    try await withThrowingTaskGroup(of: [GlyphRecord].self) { group in
+      for _ in 0..<64 { group.addTask { try shapeOnce() } }
+      for try await glyphs in group { #expect(glyphs == expected) }
+    }
+  }
+}
