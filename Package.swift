@@ -49,7 +49,8 @@ let package = Package(
     ),
     .target(
       name: "SwiftShape",
-      dependencies: ["HarfBuzz", "SwiftShapeDefaultFont"]
+      dependencies: ["HarfBuzz", "SwiftShapeDefaultFont"],
+      exclude: ["Schemas"]
     ),
     .executableTarget(
       name: "SwiftShapeCLI",

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// `swiftshape shape -O text` against `hb-shape` on the same arguments: the bytes must be equal.
+@Suite("hb-shape parity", .enabled(if: HarfBuzzTools.hbShape != nil, "hb-shape is not installed"))
+struct HBShapeParityTests {
+  struct Sample: Sendable, CustomTestStringConvertible {
+    var font: String
+    var text: String
+    var testDescription: String { "\(font) \(text)" }
+  }
+
+  static let samples = [
+    Sample(font: "fonts/NotoSans-Latin.ttf", text: "office Ta AVATAR fjord"),
+    Sample(font: "fonts/NotoSansArabic-Subset.ttf", text: "بِسْمِ ٱللَّهِ ٱلرَّحْمَٰنِ"),
+    Sample(font: "fonts/NotoSansDevanagari-Subset.ttf", text: "क्षत्रिय र्क द्ध हिन्दी"),
+    Sample(font: "fonts/NotoSansCJK-Subset.ttc", text: "「縦書き」のテスト、日本語。"),
+    Sample(font: "fonts/InterVariable-Subset.ttf", text: "Wave Tofu 1/2"),
+  ]
+
+  static let optionSets: [[String]] = [
+    [],
+    ["--features=-liga,-kern"],
+    ["--features=+smcp,onum,liga[2:4]=0"],
+    ["--direction=rtl"],
+    ["--direction=ltr"],
+    ["--direction=ttb"],
+    ["--script=Latn"],
+    ["--script=Arab", "--language=ur"],
+    ["--language=tr"],
+    ["--language=mr", "--script=Deva"],
+    ["--font-size=16"],
+    ["--font-size=36", "--features=-kern", "--direction=rtl"],
+    ["--font-size=3000 1500"],
+    ["--cluster-level=2"],
+    ["--utf8-clusters"],
+    ["--font-funcs=ft"],
+    ["--font-funcs=ft", "--font-size=20"],
+    ["--variations=wght=900"],
+    ["--font-ptem=72", "--font-size=4608"],
+  ]
+
+  @Test(arguments: samples)
+  func textOutputMatches(_ sample: Sample) throws {
+    for options in Self.optionSets {
+      let arguments = ["--font-file", sample.font] + options + ["--text", sample.text]
+      let ours = try swiftshape(["shape", "-O", "text"] + arguments)
+      let theirs = try run(HarfBuzzTools.hbShape!, arguments)
+      #expect(ours.status == 0, "\(options): \(ours.err)")
+      #expect(ours.out == theirs.out, "\(options)")
+    }
+  }
+
+  @Test func standardInputLinesMatch() throws {
+    let input = Data("office\n\nTa Wa\r\nlast".utf8)
+    let ours = try swiftshape(["fonts/NotoSans-Latin.ttf", "-O", "text"], stdin: input)
+    let theirs = try run(HarfBuzzTools.hbShape!, ["fonts/NotoSans-Latin.ttf"], stdin: input)
+    #expect(ours.status == 0)
+    #expect(ours.out == theirs.out)
+    #expect(ours.out.split(separator: "\n", omittingEmptySubsequences: false).count == 5)
+  }
+
+  @Test func textFileAndUnicodesMatch() throws {
+    let ours = try swiftshape([
+      "-O", "text", "--font-file", "fonts/NotoSans-Latin.ttf", "-u", "U+0066,U+0069 41 0x56",
+    ])
+    let theirs = try run(
+      HarfBuzzTools.hbShape!, ["--font-file", "fonts/NotoSans-Latin.ttf", "-u", "U+0066,U+0069 41 0x56"])
+    #expect(ours.out == theirs.out)
+    #expect(ours.out == "[fi=0+602|A=2+599|V=3+600]\n")
+  }
+
+  @Test func extentsAndFlagsMatch() throws {
+    let arguments = [
+      "--font-file", "fonts/NotoSansArabic-Subset.ttf", "--show-extents", "--show-flags", "--text", "سلام",
+    ]
+    let ours = try swiftshape(["-O", "text"] + arguments)
+    let theirs = try run(HarfBuzzTools.hbShape!, arguments)
+    #expect(ours.out == theirs.out)
+    #expect(ours.out.contains("#1") && ours.out.contains("<"))
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@Suite("swiftshape shape")
+struct ShapeCommandTests {
+  @Test func builtInFontWorksWithoutAFontFile() throws {
+    let result = try swiftshape(["shape", "Hello", "-O", "text"])
+    #expect(result.status == 0)
+    #expect(result.out == "[H=0+1540|e=1+1260|l=2+569|l=3+569|o=4+1253]\n")
+  }
+
+  @Test func shapeIsTheDefaultSubcommand() throws {
+    let explicit = try swiftshape(["shape", "Hello"])
+    let implicit = try swiftshape(["Hello"])
+    #expect(implicit.status == 0 && implicit.out == explicit.out)
+  }
+
+  @Test func positionalFontAndText() throws {
+    let result = try swiftshape(["fonts/NotoSans-Latin.ttf", "office", "-O", "text"])
+    #expect(result.out == "[o=0+605|f_f_i=1+946|c=4+480|e=5+564]\n")
+    // One argument that names a file is the font; the text then comes from --text or stdin.
+    let fromStdin = try swiftshape(["fonts/NotoSans-Latin.ttf", "-O", "text"], stdin: Data("office\n".utf8))
+    #expect(fromStdin.out == result.out)
+  }
+
+  @Test func jsonDocumentDescribesFontUnitsAndGlyphs() throws {
+    let result = try swiftshape(["--font-file", "fonts/NotoSans-Latin.ttf", "--text", "Ta\nfi"])
+    #expect(result.status == 0)
+    let document = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+    #expect(document["format"] as? String == "swiftshape-shape")
+    #expect(document["units"] as? String == "font-units")
+    let font = try #require(document["font"] as? [String: Any])
+    #expect(font["file"] as? String == "fonts/NotoSans-Latin.ttf")
+    #expect(font["upem"] as? Int == 1000)
+    let results = try #require(document["results"] as? [[String: Any]])
+    #expect(results.map { $0["line"] as? Int } == [1, 2])
+    #expect(results.map { $0["text"] as? String } == ["Ta", "fi"])
+    let glyphs = try #require(results[0]["glyphs"] as? [[String: Any]])
+    #expect(glyphs.map { $0["name"] as? String } == ["T", "a"])
+    let advance = try #require(results[0]["advance"] as? [String: Any])
+    #expect(advance["x"] as? Int == glyphs.compactMap { $0["x_advance"] as? Int }.reduce(0, +))
+  }
+
+  @Test func sizeGivesFixedPointUnits() throws {
+    let result = try swiftshape(["--font-file", "fonts/NotoSans-Latin.ttf", "--size", "12", "--text", "a"])
+    let document = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+    #expect(document["units"] as? String == "26.6")
+    #expect((document["scale"] as? [String: Any])?["x"] as? Int == 768)
+    #expect(document["ptem"] as? Int == 12)
+    let glyph = try #require(
+      ((document["results"] as? [[String: Any]])?.first?["glyphs"] as? [[String: Any]])?.first)
+    // a is 561/1000 em: at 12 pt that is 6.732 pt, 430.848 in 26.6, rounded by HarfBuzz.
+    #expect(glyph["x_advance"] as? Int == 431)
+  }
+
+  @Test func jsonLinesStreamsOneDocumentPerLine() throws {
+    let result = try swiftshape(
+      ["--font-file", "fonts/NotoSans-Latin.ttf", "-O", "jsonl"], stdin: Data("a\n\nb\n".utf8))
+    let lines = result.out.split(separator: "\n")
+    #expect(lines.count == 3)
+    for (index, line) in lines.enumerated() {
+      let document = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let results = try #require(document["results"] as? [[String: Any]])
+      #expect(results.count == 1 && results[0]["line"] as? Int == index + 1)
+    }
+  }
+
+  @Test func clusterUnitsAreSelectable() throws {
+    func clusters(_ unit: String) throws -> [Int] {
+      let result = try swiftshape([
+        "--font-file", "fonts/NotoSans-Latin.ttf", "--cluster-unit", unit, "--text", "é😀b",
+      ])
+      let document = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+      let glyphs = try #require(
+        (document["results"] as? [[String: Any]])?.first?["glyphs"] as? [[String: Any]])
+      return glyphs.compactMap { $0["cluster"] as? Int }
+    }
+    #expect(try clusters("scalars") == [0, 1, 2])
+    #expect(try clusters("utf8") == [0, 2, 6])
+    #expect(try clusters("utf16") == [0, 1, 3])
+  }
+
+  @Test func emptyInputPrintsNoResults() throws {
+    let text = try swiftshape(["-O", "text", "--text", ""])
+    #expect(text.status == 0 && text.out.isEmpty)
+    let json = try swiftshape(["--text", ""])
+    let document = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+    #expect((document["results"] as? [Any])?.isEmpty == true)
+  }
+
+  @Test func helpAndVersionSucceed() throws {
+    let help = try swiftshape(["shape", "--help"])
+    #expect(help.status == 0 && help.out.contains("--font-file") && help.out.contains("--features"))
+    let version = try swiftshape(["--version"])
+    #expect(version.status == 0 && version.out.hasPrefix("swiftshape ") && version.out.contains("HarfBuzz"))
+  }
+
+  static let schemaValidator: URL? = {
+    let python = URL(fileURLWithPath: "/usr/bin/python3")
+    guard let check = try? run(python, ["-c", "import jsonschema"]), check.status == 0 else { return nil }
+    return python
+  }()
+
+  @Test(.enabled(if: schemaValidator != nil, "python3-jsonschema is not installed"))
+  func outputConformsToTheSchema() throws {
+    let schema = Repository.root.appendingPathComponent(
+      "Sources/SwiftShape/Schemas/shape-document.schema.json"
+    ).path
+    var documents: [Data] = []
+    for arguments in [
+      ["--text", "Hello"],
+      ["--font-file", "fonts/NotoSansArabic-Subset.ttf", "--show-extents", "--text", "سلام\n\nبِسْمِ"],
+      [
+        "--font-file", "fonts/NotoSansCJK-Subset.ttc", "--face-index=1", "--direction=ttb", "--size=9.5",
+        "--text", "日本",
+      ],
+      [
+        "--font-file", "fonts/InterVariable-Subset.ttf", "--variations=wght=650", "--font-size=20 10",
+        "--no-glyph-names", "--text", "Wave",
+      ],
+    ] {
+      documents.append(try swiftshape(arguments).stdout)
+    }
+    documents += try swiftshape(["-O", "jsonl", "--text", "a\nb"]).out.split(separator: "\n").map {
+      Data($0.utf8)
+    }
+    documents += try FileManager.default.contentsOfDirectory(
+      atPath: Repository.fixtures.appendingPathComponent("golden").path
+    )
+    .filter { $0.hasSuffix(".json") && $0 != "cases.json" }
+    .map { try Data(contentsOf: Repository.fixtures.appendingPathComponent("golden/\($0)")) }
+    let validator = """
+      import json, sys, jsonschema
+      schema = json.load(open(sys.argv[1]))
+      jsonschema.Draft202012Validator.check_schema(schema)
+      for line in sys.stdin:
+          jsonschema.validate(json.loads(line), schema, cls=jsonschema.Draft202012Validator)
+      print("ok")
+      """
+    // One compact document per line for the validator.
+    let input = try documents.map { document -> Data in
+      let object = try JSONSerialization.jsonObject(with: document)
+      return try JSONSerialization.data(withJSONObject: object) + Data("\n".utf8)
+    }.reduce(Data(), +)
+    let result = try run(Self.schemaValidator!, ["-c", validator, schema], stdin: input)
+    #expect(result.status == 0, "\(result.err)")
+    #expect(result.out == "ok\n")
+    #expect(documents.count > 20)
+  }
+}
