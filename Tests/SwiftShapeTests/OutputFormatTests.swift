@@ -1,0 +1,80 @@
+import Foundation
+import HarfBuzz
+import Testing
+
+@testable import SwiftShape
+
+@Suite("Output formats")
+struct OutputFormatTests {
+  func result(_ glyphs: [ShapedGlyph]) -> ShapeResult {
+    let run = ShapedRun(
+      font: FontIdentity(file: "f", faceIndex: 0, unitsPerEm: 1000, glyphCount: 10),
+      unit: .fontUnits(unitsPerEm: 1000),
+      scale: Scale(x: 1000, y: 1000), direction: .leftToRight, script: .latin, language: nil, glyphs: glyphs)
+    return ShapeResult(text: "ab", clusterUnit: .unicodeScalars, runs: [run])
+  }
+
+  @Test func hbTextWritesOffsetsAndYAdvancesOnlyWhenNotZero() {
+    let text = HBTextFormat().line(
+      for: result([
+        ShapedGlyph(id: 1, name: "a", cluster: 0, xAdvance: 500),
+        ShapedGlyph(id: 2, name: "b", cluster: 1, xAdvance: 0, yAdvance: -1000, xOffset: -3, yOffset: 7),
+      ]))
+    #expect(text == "[a=0+500|b=1@-3,7+0,-1000]")
+  }
+
+  @Test func hbTextWithoutAdvancesWritesAbsolutePositions() {
+    var format = HBTextFormat()
+    format.advances = false
+    format.glyphNames = false
+    let text = format.line(
+      for: result([
+        ShapedGlyph(id: 1, cluster: 0, xAdvance: 500),
+        ShapedGlyph(id: 2, cluster: 1, xAdvance: 400, xOffset: 10),
+      ]))
+    #expect(text == "[1=0|2=1@510,0]")
+  }
+
+  @Test func hbTextFlagsAndExtents() {
+    var format = HBTextFormat()
+    format.glyphFlags = true
+    format.extents = true
+    format.clusters = false
+    let text = format.line(
+      for: result([
+        ShapedGlyph(
+          id: 1, name: "a", cluster: 0, xAdvance: 500, flags: [.unsafeToBreak, .unsafeToConcat],
+          extents: GlyphExtents(xBearing: 1, yBearing: 2, width: 3, height: -4))
+      ]))
+    #expect(text == "[a+500#3<1,2,3,-4>]")
+  }
+
+  @Test func emptyResultIsAnEmptyLine() {
+    #expect(HBTextFormat().line(for: result([])) == "")
+  }
+
+  @Test func jsonEscapesStringsAndKeepsKeyOrder() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let shaped = try font.shape("a\"\\\u{1}")
+    let json = ShapeDocument(font: font, options: ShapeOptions(), entries: [.init(line: 1, result: shaped)])
+      .json(.compact)
+    #expect(json.contains(#""text":"a\"\\\u0001""#))
+    #expect(json.hasPrefix(#"{"format":"swiftshape-shape","version":1,"harfbuzz":""#))
+    let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+    #expect((object?["results"] as? [[String: Any]])?.first?["text"] as? String == "a\"\\\u{1}")
+    let keys = [
+      "\"id\"", "\"name\"", "\"cluster\"", "\"x_advance\"", "\"y_advance\"", "\"x_offset\"", "\"y_offset\"",
+      "\"flags\"",
+    ]
+    let positions = keys.compactMap { json.range(of: $0)?.lowerBound }
+    #expect(positions.count == keys.count && positions == positions.sorted())
+  }
+
+  @Test func prettyJSONPutsOneGlyphOnALine() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let document = ShapeDocument(
+      font: font, options: ShapeOptions(), entries: [.init(line: 1, result: try font.shape("abc"))])
+    let lines = document.json(.pretty).split(separator: "\n")
+    #expect(lines.filter { $0.contains("\"x_advance\"") }.count == 3)
+  }
+}

@@ -1,0 +1,83 @@
+import HarfBuzz
+import Testing
+
+@testable import SwiftShape
+
+@Suite("Shaping fonts")
+struct ShapingFontTests {
+  @Test func identityNamesTheFont() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    #expect(font.identity.file == Paths.latin)
+    #expect(font.identity.faceIndex == 0)
+    #expect(font.identity.unitsPerEm == 1000)
+    #expect(font.identity.family == "Noto Sans")
+    #expect(font.identity.postScriptName == "NotoSans-Regular")
+    #expect(font.unit == .fontUnits(unitsPerEm: 1000))
+  }
+
+  @Test func defaultFontIsBuiltIn() throws {
+    let font = try ShapingFont.defaultFont()
+    #expect(font.identity.file == "<default>")
+    #expect(font.identity.family == "DejaVu Sans")
+    let result = try font.shape("Привет, κόσμε")
+    #expect(!result.glyphs.contains { $0.id == 0 })
+  }
+
+  @Test func sizesDecideTheUnit() throws {
+    let points = try ShapingFont(file: Paths.latin, options: .init(size: .points(10)))
+    #expect(points.unit == .fixed26_6(points: 10))
+    #expect(points.font.scale == (640, 640))
+    #expect(points.font.configuration.pointSize == 10)
+    let scaled = try ShapingFont(file: Paths.latin, options: .init(size: .scale(x: 100, y: 50)))
+    #expect(scaled.unit == .scaled(x: 100, y: 50))
+    let a = try scaled.shape("a").glyphs[0]
+    #expect(a.xAdvance == 56)
+    #expect(scaled.unit.ems(x: a.xAdvance) == 0.56)
+    let upem = try ShapingFont(file: Paths.latin, options: .init(size: .scale(x: 1000, y: 1000)))
+    #expect(upem.unit == .fontUnits(unitsPerEm: 1000))
+  }
+
+  @Test func badOptionsAreRejected() {
+    #expect {
+      try ShapingFont(file: Paths.latin, options: .init(size: .points(0)))
+    } throws: { ($0 as? ShapingError)?.kind == .invalidArgument }
+    #expect {
+      try ShapingFont(file: Paths.latin, options: .init(size: .scale(x: 0, y: 10)))
+    } throws: { ($0 as? ShapingError)?.kind == .invalidArgument }
+  }
+
+  @Test func fontErrorsHaveKinds() {
+    #expect {
+      try ShapingFont(file: "/nonexistent.ttf")
+    } throws: { ($0 as? ShapingError)?.kind == .unreadableFile }
+    #expect {
+      try ShapingFont(bytes: [1, 2, 3], name: "three bytes")
+    } throws: { error in
+      guard let error = error as? ShapingError else { return false }
+      return error.kind == .badFont && error.description.hasPrefix("three bytes: ")
+    }
+    #expect {
+      try ShapingFont(file: Paths.cjkCollection, faceIndex: 5)
+    } throws: { ($0 as? ShapingError)?.kind == .badFont }
+  }
+
+  @Test func fontsFromMemoryShapeLikeFontsFromFiles() throws {
+    let bytes = try Blob(contentsOfFile: Paths.arabic).bytes
+    let fromMemory = try ShapingFont(bytes: bytes, name: "arabic")
+    let fromFile = try ShapingFont(file: Paths.arabic)
+    #expect(try fromMemory.shape("سلام").glyphs == fromFile.shape("سلام").glyphs)
+  }
+
+  @Test func oneFontIsSharedByConcurrentTasks() async throws {
+    let font = try ShapingFont(file: Paths.devanagari)
+    let texts = ["क्षत्रिय", "नमस्ते", "हिन्दी", "र्क द्ध"]
+    let expected = try texts.map { try font.shape($0) }
+    try await withThrowingTaskGroup(of: (Int, ShapeResult).self) { group in
+      for round in 0..<200 {
+        let index = round % texts.count
+        group.addTask { (index, try font.shape(texts[index])) }
+      }
+      for try await (index, result) in group { #expect(result == expected[index]) }
+    }
+  }
+}
