@@ -64,6 +64,10 @@ let package = Package(
       dependencies: ["HarfBuzz"]
     ),
     .testTarget(
+      name: "SystemLibraryTests",
+      dependencies: ["CHarfBuzz", "CFreeType", "CFontconfig"]
+    ),
+    .testTarget(
       name: "SwiftShapeTests",
       dependencies: ["SwiftShape"]
     ),

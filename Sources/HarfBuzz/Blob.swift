@@ -13,10 +13,12 @@ import CHarfBuzz
 ///
 /// The corresponding C type is `hb_blob_t`.
 public final class Blob: @unchecked Sendable {
-  // > hb_blob_t … is immutable after creation when created HB_MEMORY_MODE_READONLY and
-  // > hb_blob_make_immutable() has been called.
-  // https://harfbuzz.github.io/harfbuzz-hb-blob.html
-  // Every initializer below makes the blob immutable before it is published.
+  // > Some objects are thread-safe after they have been constructed and set up. The general
+  // > pattern is to create() the object, make a few set_*() calls to set up the object, and then
+  // > use it without further modification.
+  // https://harfbuzz.github.io/object-model-lifecycle.html
+  // Every initializer below makes the blob immutable (hb_blob_make_immutable) before it is
+  // published, and nothing changes it afterwards; reference counting is atomic.
   let pointer: OpaquePointer
 
   /// Takes over one reference to a blob.
@@ -89,9 +91,8 @@ public final class Blob: @unchecked Sendable {
           Unmanaged<Deallocator>.fromOpaque(userData).takeRetainedValue().run()
         })
     else {
-      // > Returns: New blob, or NULL if failed. Note that in this case destroy will already be
-      // > called.
-      // https://harfbuzz.github.io/harfbuzz-hb-blob.html#hb-blob-create-or-fail
+      // When it fails, hb_blob_create_or_fail has already called the destroy callback (see
+      // hb-blob.cc), so the deallocator has run and its box is released: nothing leaks.
       throw HarfBuzzError(.allocationFailed, input: "\(bytes.count) bytes", reason: "cannot allocate a blob")
     }
     self.init(takingOwnership: blob)

@@ -7,8 +7,8 @@ import CHarfBuzz
 ///
 /// The corresponding C type is `hb_buffer_t`.
 public final class Buffer {
-  // > hb_buffer_t … is not thread-safe; a buffer must not be used from two threads at once.
-  // (HarfBuzz's threading notes: https://harfbuzz.github.io/object-model-lifecycle.html)
+  // A buffer is changed by every call that uses it (adding text, shaping), so it is never
+  // thread-safe; it is not Sendable (see the unavailable conformance below).
   let pointer: OpaquePointer
 
   /// An empty buffer.

@@ -7,10 +7,12 @@ import CHarfBuzz
 ///
 /// The corresponding C type is `hb_face_t`.
 public final class Face: @unchecked Sendable {
-  // > hb_face_t … Once hb_face_make_immutable() is called … it is safe to use from multiple
-  // > threads.
-  // (HarfBuzz's threading model: every object but hb_buffer_t is thread-safe once immutable;
-  // https://harfbuzz.github.io/object-model-lifecycle.html)
+  // > Some objects are thread-safe after they have been constructed and set up. The general
+  // > pattern is to create() the object, make a few set_*() calls to set up the object, and then
+  // > use it without further modification.
+  // https://harfbuzz.github.io/object-model-lifecycle.html
+  // The face is made immutable (hb_face_make_immutable) in init, before it is published; the
+  // tables it loads lazily are installed with atomic compare-and-swap.
   let pointer: OpaquePointer
 
   /// The blob the face reads from. HarfBuzz keeps its own reference; this one lets `table(_:)`

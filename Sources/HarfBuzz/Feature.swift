@@ -14,7 +14,7 @@ public struct Feature: Hashable, Sendable, HarfBuzzSyntax {
   public var end: UInt32
 
   /// The `end` that means "to the end of the buffer" (`HB_FEATURE_GLOBAL_END`).
-  public static let globalEnd = UInt32.max
+  public static let globalEnd = swiftshape_hb_feature_global_end()
 
   /// A feature setting; by default on, for the whole text.
   public init(_ tag: OpenTypeTag, value: UInt32 = 1, start: UInt32 = 0, end: UInt32 = Feature.globalEnd) {

@@ -7,9 +7,17 @@ import CHarfBuzz
 ///
 /// The corresponding C type is `hb_font_t`.
 public final class Font: @unchecked Sendable {
-  // > hb_font_t is thread-safe once hb_font_make_immutable() has been called; with the FreeType
-  // > font functions, hb-ft serializes access to its FT_Face with a lock of its own.
-  // (HarfBuzz's threading notes: https://harfbuzz.github.io/object-model-lifecycle.html)
+  // > Some objects are thread-safe after they have been constructed and set up. The general
+  // > pattern is to create() the object, make a few set_*() calls to set up the object, and then
+  // > use it without further modification.
+  // https://harfbuzz.github.io/object-model-lifecycle.html
+  // Every setting is made in init, then hb_font_make_immutable, before the font is published.
+  // With FreeType functions, hb-ft's documentation warns:
+  // > Note that FreeType is not thread-safe, therefore these functions are not thread-safe either.
+  // https://harfbuzz.github.io/harfbuzz-hb-ft.html
+  // That is about the hb_ft_* calls, made here once, in init, on one thread. The font functions
+  // they install take a per-font lock around every use of the font's FT_Face (hb-ft.cc,
+  // `hb_lock_t lock (ft_font->lock)`), so a finished font may still be shared.
   let pointer: OpaquePointer
 
   /// The face this font is an instance of.

@@ -98,3 +98,37 @@ struct BlobFaceTests {
     }
   }
 }
+
+@Suite("Ownership")
+struct OwnershipTests {
+  @Test func faceKeepsItsBlobAlive() throws {
+    var blob: Blob? = try Blob(contentsOfFile: Paths.latin)
+    let face = try Face(blob: blob!)
+    blob = nil
+    #expect(face.table("head")?.count == 54)
+    #expect(face.blob.count > 1000)
+  }
+
+  @Test func fontKeepsItsFaceAlive() throws {
+    var face: Face? = try Face(blob: Blob(contentsOfFile: Paths.latin))
+    let font = Font(face: face!)
+    face = nil
+    let buffer = try Buffer()
+    [0x61, 0x62].withUnsafeBufferPointer { buffer.add(utf32: $0) }
+    buffer.guessSegmentProperties()
+    try font.shape(buffer)
+    #expect(buffer.glyphs().map { font.glyphLabel($0.glyph) } == ["a", "b"])
+  }
+
+  @Test func glyphRecordsAreCopiesThatOutliveTheBuffer() throws {
+    let font = Font(face: try Face(blob: Blob(contentsOfFile: Paths.latin)))
+    var buffer: Buffer? = try Buffer()
+    [0x66, 0x69].withUnsafeBufferPointer { buffer!.add(utf32: $0) }
+    buffer!.guessSegmentProperties()
+    try font.shape(buffer!)
+    let glyphs = buffer!.glyphs()
+    buffer!.reset()
+    buffer = nil
+    #expect(glyphs.count == 1 && font.glyphLabel(glyphs[0].glyph) == "fi")
+  }
+}

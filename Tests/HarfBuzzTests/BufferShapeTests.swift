@@ -89,8 +89,11 @@ struct BufferShapeTests {
     #expect(buffer.count == 1)
   }
 
-  @Test func oneFontShapesOnManyThreadsAtOnce() async throws {
-    let font = Font(face: try Face(blob: Blob(contentsOfFile: Paths.arabic)))
+  @Test(arguments: Font.Functions.allCases)
+  func oneFontShapesOnManyThreadsAtOnce(_ functions: Font.Functions) async throws {
+    var configuration = Font.Configuration()
+    configuration.functions = functions
+    let font = Font(face: try Face(blob: Blob(contentsOfFile: Paths.arabic)), configuration: configuration)
     let text = "سلامٌ عليكم".unicodeScalars.map(\.value)
     func shapeOnce() throws -> [GlyphRecord] {
       let buffer = try Buffer()
