@@ -59,9 +59,14 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // Where the test fonts are, for every test target.
+    .target(
+      name: "TestFixtures",
+      path: "Tests/TestFixtures"
+    ),
     .testTarget(
       name: "HarfBuzzTests",
-      dependencies: ["HarfBuzz"]
+      dependencies: ["HarfBuzz", "TestFixtures"]
     ),
     .testTarget(
       name: "SystemLibraryTests",
@@ -69,11 +74,11 @@ let package = Package(
     ),
     .testTarget(
       name: "SwiftShapeTests",
-      dependencies: ["SwiftShape"]
+      dependencies: ["SwiftShape", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeCLITests",
-      dependencies: ["SwiftShape"]
+      dependencies: ["TestFixtures"]
     ),
   ],
   swiftLanguageModes: [.v6]

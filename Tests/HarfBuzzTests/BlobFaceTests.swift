@@ -1,4 +1,5 @@
 import Synchronization
+import TestFixtures
 import Testing
 
 @testable import HarfBuzz

@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 import Testing
 
 /// Every kind of bad input: one line on standard error naming the input, the documented exit
@@ -24,7 +25,7 @@ struct BadInputTests {
   }
 
   static var latinBytes: [UInt8] {
-    get throws { Array(try Data(contentsOf: URL(fileURLWithPath: Repository.font("NotoSans-Latin.ttf")))) }
+    get throws { Array(try Data(contentsOf: URL(fileURLWithPath: Paths.latin))) }
   }
 
   /// Runs swiftshape and checks the shape of a failure.

@@ -1,13 +1,11 @@
 import Foundation
+import TestFixtures
 
 /// The repository, its fixtures, and the built `swiftshape` binary.
 enum Repository {
-  static let root: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let root = URL(fileURLWithPath: Paths.repository)
 
-  static let fixtures = root.appendingPathComponent("Fixtures")
-
-  static func font(_ name: String) -> String { fixtures.appendingPathComponent("fonts/\(name)").path }
+  static let fixtures = URL(fileURLWithPath: Paths.fixtures)
 
   /// The `swiftshape` built beside the test bundle (`swift test` builds every product).
   static let binary: URL = {

@@ -1,5 +1,6 @@
 import Foundation
 import HarfBuzz
+import TestFixtures
 import Testing
 
 @testable import SwiftShape

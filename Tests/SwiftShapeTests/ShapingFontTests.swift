@@ -1,4 +1,5 @@
 import HarfBuzz
+import TestFixtures
 import Testing
 
 @testable import SwiftShape

@@ -1,0 +1,21 @@
+/// Paths to the repository's test fixtures, found from this file's location, for every test target.
+public enum Paths {
+  /// The repository's root folder.
+  public static let repository: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)  // Tests/TestFixtures/Paths.swift
+    return parts.joined(separator: "/")
+  }()
+
+  /// `Fixtures/`.
+  public static let fixtures = "\(repository)/Fixtures"
+
+  /// A font in `Fixtures/fonts`.
+  public static func font(_ name: String) -> String { "\(fixtures)/fonts/\(name)" }
+
+  public static let latin = font("NotoSans-Latin.ttf")
+  public static let arabic = font("NotoSansArabic-Subset.ttf")
+  public static let devanagari = font("NotoSansDevanagari-Subset.ttf")
+  public static let cjkCollection = font("NotoSansCJK-Subset.ttc")
+  public static let variable = font("InterVariable-Subset.ttf")
+}
