@@ -196,25 +196,72 @@ public final class Buffer {
 
   // MARK: Results
 
-  /// Copies the glyphs out of a shaped buffer.
+  /// Whether the buffer holds positions: true after shaping, false while substitution runs.
+  ///
+  /// The corresponding C function is `hb_buffer_has_positions`.
+  public var hasPositions: Bool { hb_buffer_has_positions(pointer) != 0 }
+
+  /// Copies the glyphs out of the buffer: after shaping, or while it is being shaped (from a
+  /// message handler), when positions may not exist yet and are then reported as zero.
   ///
   /// The corresponding C functions are `hb_buffer_get_glyph_infos` and
   /// `hb_buffer_get_glyph_positions`; the arrays they return are valid only until the buffer
-  /// changes, so they are copied here at once.
+  /// changes, so they are copied here at once. Positions are read only when the buffer has them:
+  /// asking for them otherwise would clear storage HarfBuzz is using mid-shaping.
   public func glyphs() -> [GlyphRecord] {
     var length: UInt32 = 0
-    guard let infos = hb_buffer_get_glyph_infos(pointer, &length), length > 0,
-      let positions = hb_buffer_get_glyph_positions(pointer, nil)
-    else { return [] }
+    guard let infos = hb_buffer_get_glyph_infos(pointer, &length), length > 0 else { return [] }
+    let positions = hasPositions ? hb_buffer_get_glyph_positions(pointer, nil) : nil
     return (0..<Int(length)).map { index in
       let info = infos[index]
-      let position = positions[index]
+      let position = positions?[index] ?? hb_glyph_position_t()
       return GlyphRecord(
         glyph: info.codepoint, cluster: info.cluster, xAdvance: position.x_advance,
         yAdvance: position.y_advance, xOffset: position.x_offset, yOffset: position.y_offset,
         flags: GlyphFlags(rawValue: hb_glyph_info_get_glyph_flags(infos + index).rawValue))
     }
   }
+
+  /// Reorders the glyphs of each cluster into a canonical order, so that equivalent results
+  /// compare equal (hb-shape's `--normalize-glyphs`).
+  ///
+  /// The corresponding C function is `hb_buffer_normalize_glyphs`.
+  public func normalizeGlyphs() { hb_buffer_normalize_glyphs(pointer) }
+
+  /// A handler for HarfBuzz's messages while shaping: trace messages (`start lookup 3 feature
+  /// 'liga'`) and, with the `verify` flag, verification errors (`buffer verify error: …`). The
+  /// handler may read the buffer (`glyphs()`, `hasPositions`), must not change it, and returns
+  /// whether shaping should go on (HarfBuzz then skips the step the message announced).
+  ///
+  /// The corresponding C function is `hb_buffer_set_message_func`.
+  public var messageHandler: ((String) -> Bool)? {
+    get { messageBox?.handler }
+    set {
+      guard let newValue else {
+        hb_buffer_set_message_func(pointer, nil, nil, nil)
+        messageBox = nil
+        return
+      }
+      let box = MessageBox(newValue)
+      messageBox = box
+      // HarfBuzz holds an unretained pointer; `messageBox` keeps the box alive as long as the
+      // buffer, and the next set (or deinit) replaces the function before the box goes.
+      hb_buffer_set_message_func(
+        pointer,
+        { _, _, message, userData in
+          guard let userData, let message else { return 1 }
+          let box = Unmanaged<MessageBox>.fromOpaque(userData).takeUnretainedValue()
+          return box.handler(String(cString: message)) ? 1 : 0
+        }, Unmanaged.passUnretained(box).toOpaque(), nil)
+    }
+  }
+  private var messageBox: MessageBox?
+}
+
+/// Holds a buffer's message handler for HarfBuzz's C callback.
+private final class MessageBox {
+  let handler: (String) -> Bool
+  init(_ handler: @escaping (String) -> Bool) { self.handler = handler }
 }
 
 @available(*, unavailable, message: "hb_buffer_t is not thread-safe; use one buffer per thread")

@@ -28,16 +28,25 @@ public final class Face: @unchecked Sendable {
   ///   - blob: a font file's bytes.
   ///   - index: the face's index in a collection; 0 for a single font.
   ///   - name: how errors name the input, e.g. the file's path.
+  ///   - allowingMissingFace: give HarfBuzz's empty face (no tables, no glyphs, 1000 units per em)
+  ///     for an index past the last face instead of failing, as hb-shape does.
   /// - Throws: `HarfBuzzError` with kind `.notAFont` when the bytes are not a font or collection,
   ///   `.faceIndexOutOfRange` when `index` is past the last face, `.corruptFont` when a table
   ///   record points outside the file or the face has no glyphs.
   ///
   /// The corresponding C function is `hb_face_create`.
-  public init(blob: Blob, index: Int = 0, name: String = "font") throws {
+  public init(blob: Blob, index: Int = 0, name: String = "font", allowingMissingFace: Bool = false) throws {
     let count = Face.count(in: blob)
     guard count > 0 else {
       throw HarfBuzzError(
         .notAFont, input: name, reason: "not a font file (no OpenType, TrueType or collection header)")
+    }
+    if allowingMissingFace, index >= count, index <= Int(UInt32.max) {
+      pointer = hb_face_create(blob.pointer, UInt32(index))!
+      hb_face_make_immutable(pointer)
+      self.blob = blob
+      self.index = index
+      return
     }
     guard index >= 0, index < count else {
       throw HarfBuzzError(
@@ -134,9 +143,15 @@ enum SFNTDirectory {
       HarfBuzzError(.corruptFont, input: name, reason: "corrupt font: \(reason)")
     }
     var fontOffset = 0
-    if u32(0) == 0x7474_6366 {  // 'ttcf'
+    switch u32(0) {
+    case 0x7474_6366:  // 'ttcf'
       guard let offset = u32(12 + 4 * faceIndex) else { throw corrupt("the collection header is truncated") }
       fontOffset = Int(offset)
+    case 0x0001_0000, 0x4F54_544F, 0x7472_7565, 0x7479_7031:  // TrueType, 'OTTO', 'true', 'typ1'
+      break
+    default:
+      // A Mac resource-fork font (.dfont): HarfBuzz finds and sanitizes its sfnt resources itself.
+      return
     }
     guard let tableCount = u16(fontOffset + 4) else { throw corrupt("the table directory is truncated") }
     guard tableCount > 0 else { throw corrupt("the font has no tables") }

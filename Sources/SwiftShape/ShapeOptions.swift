@@ -30,6 +30,16 @@ public struct ShapeOptions: Sendable, Hashable, Codable {
   public var includeGlyphNames: Bool = true
   /// Whether each glyph carries its ink extents.
   public var includeExtents: Bool = false
+  /// Reorder each cluster's glyphs into a canonical order after shaping (hb-shape's
+  /// `--normalize-glyphs`).
+  public var normalizeGlyphs: Bool = false
+  /// Check the result as HarfBuzz does for `--verify`: clusters monotone where they must be, and
+  /// the same glyphs when the text is shaped again in pieces cut where the result says it is safe
+  /// to break or to concatenate. A failed check throws `ShapingError` of kind
+  /// `.verificationFailed` naming it.
+  public var verify: Bool = false
+  /// Record every step HarfBuzz reports while shaping (`ShapeResult.trace`).
+  public var trace: Bool = false
 
   public init(
     features: [Feature] = [], direction: Direction? = nil, script: Script? = nil, language: Language? = nil

@@ -12,11 +12,30 @@ public struct ShapeResult: Sendable, Hashable, Codable {
   public var clusterUnit: ClusterUnit
   /// The runs, in logical order.
   public var runs: [ShapedRun]
+  /// What HarfBuzz reported while shaping, in order, when `ShapeOptions.trace` was set.
+  public var trace: [TraceEvent]?
 
-  public init(text: String, clusterUnit: ClusterUnit, runs: [ShapedRun]) {
+  public init(text: String, clusterUnit: ClusterUnit, runs: [ShapedRun], trace: [TraceEvent]? = nil) {
     self.text = text
     self.clusterUnit = clusterUnit
     self.runs = runs
+    self.trace = trace
+  }
+
+  /// The text's Unicode scalars, each with its cluster value in `clusterUnit` (what hb-shape's
+  /// `--show-unicode` prints).
+  public var scalarsWithClusters: [(scalar: Unicode.Scalar, cluster: Int)] {
+    var offset = 0
+    return text.unicodeScalars.map { scalar in
+      defer {
+        switch clusterUnit {
+        case .unicodeScalars: offset += 1
+        case .utf8: offset += UTF8.width(scalar)
+        case .utf16: offset += UTF16.width(scalar)
+        }
+      }
+      return (scalar, offset)
+    }
   }
 
   /// Every glyph of every run, in the order HarfBuzz returned them (visual order for RTL).
@@ -54,6 +73,24 @@ public struct ShapeResult: Sendable, Hashable, Codable {
       let view = text.utf16
       return view.index(view.startIndex, offsetBy: offset, limitedBy: view.endIndex)
     }
+  }
+}
+
+/// One step of shaping as HarfBuzz reported it, with the buffer as it stood after the step.
+public struct TraceEvent: Sendable, Hashable, Codable {
+  /// HarfBuzz's message: `start table GSUB`, `start lookup 3 feature 'liga'`, `replaced glyph at
+  /// 1 (single substitution)`, …
+  public var message: String
+  /// The glyphs at that moment, in buffer order (logical order until shaping ends).
+  public var glyphs: [ShapedGlyph]
+  /// Whether the glyphs have positions yet: false during substitution (GSUB), when their
+  /// advances and offsets are zero and mean nothing.
+  public var hasPositions: Bool
+
+  public init(message: String, glyphs: [ShapedGlyph], hasPositions: Bool) {
+    self.message = message
+    self.glyphs = glyphs
+    self.hasPositions = hasPositions
   }
 }
 

@@ -30,34 +30,60 @@ extension ShapingFont {
     buffer.clusterLevel = options.clusterLevel
     buffer.invisibleGlyph = options.invisibleGlyph
     buffer.notFoundGlyph = options.notFoundGlyph
+    if options.verify { buffer.flags.insert(.verify) }
     buffer.guessSegmentProperties()
+
+    var names: [UInt32: String] = [:]
+    func shapedGlyphs(_ records: [GlyphRecord]) -> [ShapedGlyph] {
+      records.map { record in
+        var name: String?
+        if options.includeGlyphNames {
+          if let known = names[record.glyph] {
+            name = known
+          } else {
+            name = font.glyphLabel(record.glyph)
+            names[record.glyph] = name
+          }
+        }
+        return ShapedGlyph(
+          id: record.glyph, name: name, cluster: Int(record.cluster), xAdvance: record.xAdvance,
+          yAdvance: record.yAdvance, xOffset: record.xOffset, yOffset: record.yOffset,
+          flags: record.flags, extents: options.includeExtents ? font.glyphExtents(record.glyph) : nil)
+      }
+    }
+
+    var trace: [TraceEvent] = []
+    var verifyErrors: [String] = []
+    if options.trace || options.verify {
+      buffer.messageHandler = { [unowned buffer] message in
+        if message.hasPrefix("buffer verify error: ") {
+          verifyErrors.append(String(message.dropFirst("buffer verify error: ".count)))
+        } else if options.trace {
+          trace.append(
+            TraceEvent(
+              message: message, glyphs: shapedGlyphs(buffer.glyphs()), hasPositions: buffer.hasPositions))
+        }
+        return true
+      }
+    }
     do {
       try font.shape(buffer, features: options.features, shapers: options.shapers)
     } catch let error as HarfBuzzError {
+      if let failure = verifyErrors.first {
+        throw ShapingError(.verificationFailed, input: text, reason: "verification failed: \(failure)")
+      }
       throw ShapingError(error)
     }
-    var names: [UInt32: String] = [:]
-    let glyphs = buffer.glyphs().map { record -> ShapedGlyph in
-      var name: String?
-      if options.includeGlyphNames {
-        if let known = names[record.glyph] {
-          name = known
-        } else {
-          name = font.glyphLabel(record.glyph)
-          names[record.glyph] = name
-        }
-      }
-      return ShapedGlyph(
-        id: record.glyph, name: name, cluster: Int(record.cluster), xAdvance: record.xAdvance,
-        yAdvance: record.yAdvance, xOffset: record.xOffset, yOffset: record.yOffset,
-        flags: record.flags, extents: options.includeExtents ? font.glyphExtents(record.glyph) : nil)
-    }
+    buffer.messageHandler = nil
+    if options.normalizeGlyphs { buffer.normalizeGlyphs() }
+    let glyphs = shapedGlyphs(buffer.glyphs())
     let scale = font.scale
     let run = ShapedRun(
       font: identity, unit: unit, scale: Scale(x: scale.x, y: scale.y),
       direction: buffer.direction ?? .leftToRight, script: buffer.script ?? .unknown,
       language: buffer.language, glyphs: glyphs)
-    return ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: [run])
+    return ShapeResult(
+      text: text, clusterUnit: options.clusterUnit, runs: [run], trace: options.trace ? trace : nil)
   }
 
   /// Shapes a sequence of Unicode scalars (as `-u U+0061,U+0301` gives them).

@@ -16,6 +16,8 @@ public struct ShapingError: Error, Sendable, Equatable, CustomStringConvertible 
     case unreadableFile = "unreadable-file"
     /// Input text is unusable: unreadable file, malformed UTF-8.
     case badText = "bad-text"
+    /// A check of the result (`ShapeOptions.verify`) did not hold.
+    case verificationFailed = "verification-failed"
     /// HarfBuzz failed to allocate or shape.
     case internalFailure = "internal"
   }

@@ -50,14 +50,26 @@ public final class ShapingFont: Sendable {
   ///
   /// - Throws: `ShapingError` of kind `.badFont` when the file cannot be read, is not a font, is
   ///   damaged, or has no face `faceIndex`; `.invalidArgument` for options out of range.
-  public convenience init(file path: String, faceIndex: Int = 0, options: Options = Options()) throws {
-    let blob: Blob
+  ///
+  /// With `allowingMissingFace`, a face index past the last face gives HarfBuzz's empty face (every
+  /// character becomes glyph 0), as hb-shape does, instead of an error.
+  public convenience init(
+    file path: String, faceIndex: Int = 0, options: Options = Options(), allowingMissingFace: Bool = false
+  ) throws {
+    try self.init(
+      face: ShapingFont.loadFace(file: path, faceIndex: faceIndex, allowingMissingFace: allowingMissingFace),
+      file: path, options: options)
+  }
+
+  /// Reads face `faceIndex` of a font file, with the checks `init(file:faceIndex:options:)` makes.
+  static func loadFace(file path: String, faceIndex: Int, allowingMissingFace: Bool = false) throws -> Face {
     do {
-      blob = try Blob(contentsOfFile: path)
+      return try Face(
+        blob: Blob(contentsOfFile: path), index: faceIndex, name: path,
+        allowingMissingFace: allowingMissingFace)
     } catch let error as HarfBuzzError {
       throw ShapingError(error)
     }
-    try self.init(blob: blob, faceIndex: faceIndex, file: path, options: options)
   }
 
   /// Loads face `faceIndex` of a font from bytes in memory (copied).
@@ -94,13 +106,20 @@ public final class ShapingFont: Sendable {
   /// The name the embedded default font goes by in `identity.file` and on the command line.
   public static let defaultFontName = "<default>"
 
-  init(blob: Blob, faceIndex: Int, file: String, options: Options) throws {
+  convenience init(blob: Blob, faceIndex: Int, file: String, options: Options) throws {
     let face: Face
     do {
       face = try Face(blob: blob, index: faceIndex, name: file)
     } catch let error as HarfBuzzError {
       throw ShapingError(error)
     }
+    try self.init(face: face, file: file, options: options)
+  }
+
+  /// A font of a face already loaded, shared with other fonts (see `FontCache`).
+  ///
+  /// - Parameter file: the name `identity` gives the font, normally the face's file.
+  public init(face: Face, file: String, options: Options = Options()) throws {
     try ShapingFont.check(options)
     var configuration = Font.Configuration()
     let scale = options.size.scale(unitsPerEm: face.unitsPerEm)

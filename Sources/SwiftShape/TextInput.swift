@@ -7,6 +7,14 @@ public enum TextInput {
   /// - Throws: `ShapingError` of kind `.badText` at the first malformed UTF-8 sequence, naming its
   ///   byte offset, line and column.
   public static func lines(fromUTF8 bytes: some Collection<UInt8>, name: String) throws -> [String] {
+    lines(of: try decode(bytes, name: name))
+  }
+
+  /// Decodes UTF-8 bytes, refusing malformed ones rather than replacing them.
+  ///
+  /// - Throws: `ShapingError` of kind `.badText` at the first malformed sequence, naming its byte
+  ///   offset, line and column.
+  public static func decode(_ bytes: some Collection<UInt8>, name: String) throws -> String {
     let bytes = Array(bytes)
     if let offset = firstInvalidUTF8(in: bytes) {
       let line = bytes[..<offset].lazy.filter { $0 == 0x0A }.count + 1
@@ -15,7 +23,7 @@ public enum TextInput {
         .badText, input: name,
         reason: "invalid UTF-8 at byte \(offset) (line \(line), byte \(offset - lineStart + 1) of the line)")
     }
-    return lines(of: String(decoding: bytes, as: UTF8.self))
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Splits text into lines as `lines(fromUTF8:name:)` does.

@@ -16,7 +16,7 @@ struct OutputFormatTests {
   }
 
   @Test func hbTextWritesOffsetsAndYAdvancesOnlyWhenNotZero() {
-    let text = HBTextFormat().line(
+    let text = HBFormat().line(
       for: result([
         ShapedGlyph(id: 1, name: "a", cluster: 0, xAdvance: 500),
         ShapedGlyph(id: 2, name: "b", cluster: 1, xAdvance: 0, yAdvance: -1000, xOffset: -3, yOffset: 7),
@@ -25,7 +25,7 @@ struct OutputFormatTests {
   }
 
   @Test func hbTextWithoutAdvancesWritesAbsolutePositions() {
-    var format = HBTextFormat()
+    var format = HBFormat()
     format.advances = false
     format.glyphNames = false
     let text = format.line(
@@ -37,7 +37,7 @@ struct OutputFormatTests {
   }
 
   @Test func hbTextFlagsAndExtents() {
-    var format = HBTextFormat()
+    var format = HBFormat()
     format.glyphFlags = true
     format.extents = true
     format.clusters = false
@@ -51,7 +51,7 @@ struct OutputFormatTests {
   }
 
   @Test func emptyResultIsAnEmptyLine() {
-    #expect(HBTextFormat().line(for: result([])) == "")
+    #expect(HBFormat().line(for: result([])) == "")
   }
 
   @Test func jsonEscapesStringsAndKeepsKeyOrder() throws {

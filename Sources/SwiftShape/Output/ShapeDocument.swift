@@ -144,10 +144,27 @@ public struct ShapeDocument: Sendable {
       }
       w.endArray(lineBreak: run.glyphs.isEmpty ? nil : at(4))
     }
+    if let trace = result.trace {
+      w.key("trace")
+      w.beginArray()
+      for event in trace {
+        w.beginObject(lineBreak: at(6))
+        w.key("message")
+        w.string(event.message)
+        w.key("glyphs")
+        w.beginArray()
+        for glyph in event.glyphs { writeGlyph(glyph, to: &w, lineBreak: nil, positions: event.hasPositions) }
+        w.endArray()
+        w.endObject()
+      }
+      w.endArray(lineBreak: trace.isEmpty ? nil : at(4))
+    }
     w.endObject()
   }
 
-  private func writeGlyph(_ glyph: ShapedGlyph, to w: inout JSONWriter, lineBreak: Int?) {
+  private func writeGlyph(
+    _ glyph: ShapedGlyph, to w: inout JSONWriter, lineBreak: Int?, positions: Bool = true
+  ) {
     w.beginObject(lineBreak: lineBreak)
     w.key("id")
     w.number(glyph.id)
@@ -157,14 +174,16 @@ public struct ShapeDocument: Sendable {
     }
     w.key("cluster")
     w.number(glyph.cluster)
-    w.key("x_advance")
-    w.number(glyph.xAdvance)
-    w.key("y_advance")
-    w.number(glyph.yAdvance)
-    w.key("x_offset")
-    w.number(glyph.xOffset)
-    w.key("y_offset")
-    w.number(glyph.yOffset)
+    if positions {
+      w.key("x_advance")
+      w.number(glyph.xAdvance)
+      w.key("y_advance")
+      w.number(glyph.yAdvance)
+      w.key("x_offset")
+      w.number(glyph.xOffset)
+      w.key("y_offset")
+      w.number(glyph.yOffset)
+    }
     w.key("flags")
     w.number(glyph.flags.rawValue)
     if let extents = glyph.extents {

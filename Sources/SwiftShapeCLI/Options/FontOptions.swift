@@ -2,7 +2,8 @@ import ArgumentParser
 import HarfBuzz
 import SwiftShape
 
-/// Which font, at which size and variation: hb-shape's font options.
+/// Which font, at which size and variation: hb-shape's font-face, font-instance and variation
+/// options.
 struct FontOptions: ParsableArguments {
   @Option(
     name: .customLong("font-file"),
@@ -28,16 +29,33 @@ struct FontOptions: ParsableArguments {
   var points: Double?
 
   @Option(
+    name: .customLong("font-ppem"),
+    help: ArgumentHelp(
+      "Pixels per em, x and y, for hinting and device tables (default: 0, none).", valueName: "1/2 integers"))
+  var ppem: String?
+
+  @Option(
     name: .customLong("font-ptem"),
     help: ArgumentHelp(
       "The font's point size for optical-size features (default: 0, none).", valueName: "points"))
   var pointSize: Double?
 
   @Option(
+    name: .customLong("font-slant"),
+    help: ArgumentHelp("Synthetic slant, as a ratio (0.2 leans about 11°; default: 0).", valueName: "ratio"))
+  var slant: Double?
+
+  @Option(
     name: .customLong("font-funcs"),
     help: ArgumentHelp(
       "The font functions: ot (HarfBuzz's own, default) or ft (FreeType).", valueName: "ot|ft"))
   var fontFuncs: String = "ot"
+
+  @Option(
+    name: .customLong("ft-load-flags"),
+    help: ArgumentHelp(
+      "FreeType load flags, with --font-funcs=ft (default: 2, no hinting).", valueName: "integer"))
+  var freeTypeLoadFlags: Int32 = 2
 
   @Option(
     name: .customLong("variations"),
@@ -56,6 +74,10 @@ struct FontOptions: ParsableArguments {
     } else if let fontSize {
       options.size = try FontOptions.parseFontSize(fontSize)
     }
+    if let ppem {
+      let values = try FontOptions.parseNumbers(ppem, option: "--font-ppem", range: 0...Double(UInt16.max))
+      options.ppem = (UInt32(values.0), UInt32(values.1))
+    }
     if let pointSize {
       guard pointSize.isFinite, pointSize >= 0 else {
         throw ShapingError(
@@ -63,11 +85,20 @@ struct FontOptions: ParsableArguments {
       }
       options.pointSize = Float(pointSize)
     }
+    if let slant {
+      guard slant.isFinite, abs(slant) <= 64 else {
+        throw ShapingError(
+          .invalidArgument, input: "--font-slant=\(slant)", reason: "the slant must be a ratio from -64 to 64"
+        )
+      }
+      options.syntheticSlant = Float(slant)
+    }
     guard let functions = Font.Functions(rawValue: fontFuncs) else {
       throw ShapingError(
         .invalidArgument, input: "--font-funcs=\(fontFuncs)", reason: "unknown font functions (ot or ft)")
     }
     options.functions = functions
+    options.freeTypeLoadFlags = freeTypeLoadFlags
     if let variations {
       options.variations = try checked("--variations") { try Variation.parseList(variations) }
     }
@@ -77,30 +108,30 @@ struct FontOptions: ParsableArguments {
   /// Parses `--font-size`: `upem`, or one or two numbers (hb-shape truncates them to integers).
   static func parseFontSize(_ text: String) throws -> FontSize {
     if text == "upem" { return .unitsPerEm }
+    let values = try parseNumbers(text, option: "--font-size", range: -Double(Int32.max)...Double(Int32.max))
+    guard Int32(values.0) != 0, Int32(values.1) != 0 else {
+      throw ShapingError(
+        .invalidArgument, input: "--font-size=\(text)", reason: "the font size must not be 0")
+    }
+    return .scale(x: Int32(values.0), y: Int32(values.1))
+  }
+
+  /// Parses one or two numbers separated by a space or comma; one number stands for both.
+  static func parseNumbers(_ text: String, option: String, range: ClosedRange<Double>) throws -> (
+    Double, Double
+  ) {
     let parts = text.split(whereSeparator: { $0 == " " || $0 == "," })
     let values = parts.compactMap { Double($0) }
     guard (1...2).contains(parts.count), values.count == parts.count,
-      values.allSatisfy({ $0.isFinite && abs($0) >= 1 && abs($0) <= Double(Int32.max) })
+      values.allSatisfy({ $0.isFinite && range.contains($0) })
     else {
       throw ShapingError(
-        .invalidArgument, input: "--font-size=\(text)",
-        reason: "not a font size ('upem', or one or two numbers from 1 to 2147483647)")
+        .invalidArgument, input: "\(option)=\(text)",
+        reason:
+          "not one or two numbers from \(Int64(range.lowerBound)) to \(Int64(range.upperBound))\(option == "--font-size" ? ", or 'upem'" : "")"
+      )
     }
-    return .scale(x: Int32(values[0]), y: Int32(values.count == 2 ? values[1] : values[0]))
-  }
-
-  /// Loads the font: the file given by option or position, else the built-in font.
-  func load(positionalFont: String?) throws -> ShapingFont {
-    let options = try shapingFontOptions()
-    if let path = fontFile ?? positionalFont {
-      return try ShapingFont(file: path, faceIndex: faceIndex, options: options)
-    }
-    guard faceIndex == 0 else {
-      throw ShapingError(
-        .invalidArgument, input: "--face-index=\(faceIndex)",
-        reason: "the built-in font has one face (index 0)")
-    }
-    return try ShapingFont.defaultFont(options: options)
+    return (values[0], values.count == 2 ? values[1] : values[0])
   }
 }
 

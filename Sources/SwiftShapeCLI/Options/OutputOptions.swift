@@ -1,7 +1,7 @@
 import ArgumentParser
 import SwiftShape
 
-/// What to print.
+/// What to print, and where: hb-shape's output options, and SwiftShape's JSON formats.
 struct OutputOptions: ParsableArguments {
   enum Format: String, ExpressibleByArgument, CaseIterable {
     /// One SwiftShape JSON document for all lines.
@@ -10,20 +10,121 @@ struct OutputOptions: ParsableArguments {
     case jsonl
     /// hb-shape's text format, one line per input line.
     case text
+    /// hb-shape's JSON format, one line per input line.
+    case hbJSON = "hb-json"
   }
 
   @Option(
     name: [.customShort("O"), .customLong("output-format")],
-    help: "Output format: json (default), jsonl or text.")
-  var format: Format = .json
+    help: ArgumentHelp(
+      "Output format: json (SwiftShape's, the default), jsonl, text or hb-json (hb-shape's).",
+      valueName: "format"))
+  var format: String?
+
+  @Option(
+    name: [.customShort("o"), .customLong("output-file")],
+    help: ArgumentHelp(
+      "Write the output to a file (replaced atomically) instead of standard output.", valueName: "path"))
+  var outputFile: String?
+
+  @Flag(
+    name: .customLong("show-text"),
+    help: "hb formats: print each input line, in parentheses, before its glyphs.")
+  var showText = false
+
+  @Flag(
+    name: .customLong("show-unicode"),
+    help: "hb formats: print each input line's code points before its glyphs.")
+  var showUnicode = false
+
+  @Flag(
+    name: .customLong("show-line-num"),
+    help: "hb formats: prefix each output line with its input line number.")
+  var showLineNumber = false
+
+  @Flag(
+    name: [.customShort("v"), .customLong("verbose")],
+    help: "hb formats: all three above; like hb-shape, this also means --ned.")
+  var verbose = false
 
   @Flag(name: .customLong("no-glyph-names"), help: "Print glyph IDs instead of names.")
   var noGlyphNames = false
+
+  @Flag(name: .customLong("no-positions"), help: "hb formats: do not print offsets and advances.")
+  var noPositions = false
+
+  @Flag(name: .customLong("no-advances"), help: "hb formats: print absolute positions instead of advances.")
+  var noAdvances = false
+
+  @Flag(name: .customLong("no-clusters"), help: "hb formats: do not print clusters.")
+  var noClusters = false
 
   @Flag(name: .customLong("show-extents"), help: "Include glyph ink extents.")
   var showExtents = false
 
   @Flag(
-    name: .customLong("show-flags"), help: "Include glyph flags in text output (they are always in JSON).")
+    name: .customLong("show-flags"),
+    help: "hb formats: include glyph flags (they are always in SwiftShape's JSON).")
   var showFlags = false
+
+  @Flag(name: .customLong("ned"), help: "hb formats: no extra data, i.e. no clusters and no advances.")
+  var noExtraData = false
+
+  @Flag(
+    name: [.customShort("V"), .customLong("trace")],
+    help: "Print every step of shaping (a list of events in SwiftShape's JSON).")
+  var trace = false
+
+  @Option(
+    name: [.customShort("n"), .customLong("num-iterations")],
+    help: ArgumentHelp("Shape each line this many times (for timing); print the result once.", valueName: "N")
+  )
+  var iterations: Int = 1
+
+  /// The output format, with hb-shape's defaults when the program runs as `hb-shape`.
+  func resolvedFormat() throws -> Format {
+    guard let format else { return Persona.current == .hbShape ? .text : .json }
+    if Persona.current == .hbShape && format == "json" { return .hbJSON }
+    guard let resolved = Format(rawValue: format) else {
+      throw ShapingError(
+        .invalidArgument, input: "--output-format=\(format)",
+        reason: "unknown output format (json, jsonl, text or hb-json)")
+    }
+    return resolved
+  }
+
+  /// The hb-shape serialization these options ask for.
+  func hbFormat(_ syntax: HBFormat.Syntax) -> HBFormat {
+    var format = HBFormat(syntax)
+    format.glyphNames = !noGlyphNames
+    format.clusters = !(noClusters || noExtraData || verbose)
+    format.positions = !noPositions
+    format.advances = !(noAdvances || noExtraData || verbose)
+    format.glyphFlags = showFlags
+    format.extents = showExtents
+    return format
+  }
+
+  var showsText: Bool { showText || verbose }
+  var showsUnicode: Bool { showUnicode || verbose }
+  var showsLineNumber: Bool { showLineNumber || verbose }
+
+  func check() throws {
+    guard iterations >= 1 else {
+      throw ShapingError(
+        .invalidArgument, input: "--num-iterations=\(iterations)", reason: "must be 1 or more")
+    }
+  }
+}
+
+/// What the program behaves as: itself, or a drop-in `hb-shape` (when run through a link of that
+/// name), whose output format defaults to text and whose `-O json` is hb-shape's JSON.
+enum Persona {
+  case swiftshape
+  case hbShape
+
+  static let current: Persona = {
+    let name = CommandLine.arguments.first?.split(separator: "/").last ?? ""
+    return name == "hb-shape" ? .hbShape : .swiftshape
+  }()
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import HarfBuzz
 import SwiftShape
 
-/// How to shape: hb-shape's shaping options.
+/// How to shape: hb-shape's shape and feature options.
 struct ShapingOptions: ParsableArguments {
   @Option(
     name: .customLong("features"),
@@ -10,10 +10,24 @@ struct ShapingOptions: ParsableArguments {
       "Feature settings, separated by commas: 'kern,-liga,aalt=2,kern[3:5]'.", valueName: "list"))
   var features: String?
 
+  @Flag(name: .customLong("list-shapers"), help: "List the available shapers and exit.")
+  var listShapers = false
+
+  @Option(
+    name: [.customLong("shapers"), .customLong("shaper")],
+    help: ArgumentHelp("The shapers to try, in order, separated by commas (ot, fallback).", valueName: "list")
+  )
+  var shapers: String?
+
   @Option(
     name: .customLong("direction"),
     help: ArgumentHelp("Text direction (default: from the script).", valueName: "ltr|rtl|ttb|btt"))
   var direction: String?
+
+  @Option(
+    name: .customLong("language"),
+    help: ArgumentHelp("BCP 47 language tag (default: from the locale, as hb-shape).", valueName: "tag"))
+  var language: String?
 
   @Option(
     name: .customLong("script"),
@@ -21,10 +35,36 @@ struct ShapingOptions: ParsableArguments {
       "ISO 15924 script code, e.g. Latn, Arab (default: guessed from the text).", valueName: "code"))
   var script: String?
 
+  @Flag(name: .customLong("bot"), help: "Treat the text as the beginning of a paragraph.")
+  var beginningOfText = false
+
+  @Flag(name: .customLong("eot"), help: "Treat the text as the end of a paragraph.")
+  var endOfText = false
+
+  @Flag(name: .customLong("preserve-default-ignorables"), help: "Keep default-ignorable characters visible.")
+  var preserveDefaultIgnorables = false
+
+  @Flag(name: .customLong("remove-default-ignorables"), help: "Remove default-ignorable characters.")
+  var removeDefaultIgnorables = false
+
   @Option(
-    name: .customLong("language"),
-    help: ArgumentHelp("BCP 47 language tag (default: from the locale, as hb-shape).", valueName: "tag"))
-  var language: String?
+    name: .customLong("invisible-glyph"),
+    help: ArgumentHelp("The glyph that replaces default-ignorable characters.", valueName: "gid"))
+  var invisibleGlyph: UInt32 = 0
+
+  @Option(
+    name: .customLong("not-found-glyph"),
+    help: ArgumentHelp("The glyph for characters the font does not cover.", valueName: "gid"))
+  var notFoundGlyph: UInt32 = 0
+
+  @Flag(name: .customLong("utf8-clusters"), help: "Cluster values count UTF-8 bytes (as hb-shape's option).")
+  var utf8Clusters = false
+
+  @Option(
+    name: .customLong("cluster-unit"),
+    help: ArgumentHelp(
+      "What cluster values count: scalars (default, as hb-shape), utf8 or utf16.", valueName: "unit"))
+  var clusterUnit: String?
 
   @Option(
     name: .customLong("cluster-level"),
@@ -33,14 +73,17 @@ struct ShapingOptions: ParsableArguments {
       valueName: "0|1|2"))
   var clusterLevel: Int = 0
 
-  @Option(
-    name: .customLong("cluster-unit"),
-    help: ArgumentHelp(
-      "What cluster values count: scalars (default, as hb-shape), utf8 or utf16.", valueName: "unit"))
-  var clusterUnit: String?
+  @Flag(name: .customLong("normalize-glyphs"), help: "Put the glyphs of each cluster in a canonical order.")
+  var normalizeGlyphs = false
 
-  @Flag(name: .customLong("utf8-clusters"), help: "Cluster values count UTF-8 bytes (as hb-shape's option).")
-  var utf8Clusters = false
+  @Flag(name: .customLong("unsafe-to-concat"), help: "Produce the unsafe-to-concat glyph flag.")
+  var unsafeToConcat = false
+
+  @Flag(name: .customLong("safe-to-insert-tatweel"), help: "Produce the safe-to-insert-tatweel glyph flag.")
+  var safeToInsertTatweel = false
+
+  @Flag(name: .customLong("verify"), help: "Check the result; fail naming the check that does not hold.")
+  var verify = false
 
   /// The shaping options, checked.
   func shapeOptions() throws -> ShapeOptions {
@@ -49,6 +92,19 @@ struct ShapingOptions: ParsableArguments {
     if let direction { options.direction = try checked("--direction") { try Direction(parsing: direction) } }
     if let script { options.script = try checked("--script") { try Script(parsing: script) } }
     if let language { options.language = try checked("--language") { try Language(parsing: language) } }
+    if let shapers {
+      let list = shapers.split(separator: ",").map(String.init)
+      let available = HarfBuzz.shapers
+      guard !list.isEmpty else {
+        throw ShapingError(.invalidArgument, input: "--shapers", reason: "no shaper named")
+      }
+      for shaper in list where !available.contains(shaper) {
+        throw ShapingError(
+          .invalidArgument, input: "--shapers '\(shaper)'",
+          reason: "unknown or unavailable shaper (available: \(available.joined(separator: ", ")))")
+      }
+      options.shapers = list
+    }
     guard let level = Buffer.ClusterLevel(rawValue: clusterLevel) else {
       throw ShapingError(
         .invalidArgument, input: "--cluster-level=\(clusterLevel)",
@@ -69,6 +125,18 @@ struct ShapingOptions: ParsableArguments {
     } else if utf8Clusters {
       options.clusterUnit = .utf8
     }
+    var flags: Buffer.Flags = []
+    if beginningOfText { flags.insert(.beginningOfText) }
+    if endOfText { flags.insert(.endOfText) }
+    if preserveDefaultIgnorables { flags.insert(.preserveDefaultIgnorables) }
+    if removeDefaultIgnorables { flags.insert(.removeDefaultIgnorables) }
+    if unsafeToConcat { flags.insert(.produceUnsafeToConcat) }
+    if safeToInsertTatweel { flags.insert(.produceSafeToInsertTatweel) }
+    options.bufferFlags = flags
+    options.invisibleGlyph = invisibleGlyph
+    options.notFoundGlyph = notFoundGlyph
+    options.normalizeGlyphs = normalizeGlyphs
+    options.verify = verify
     return options
   }
 }

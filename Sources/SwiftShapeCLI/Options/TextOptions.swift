@@ -1,7 +1,7 @@
 import ArgumentParser
 import SwiftShape
 
-/// Where the text comes from: hb-shape's text options.
+/// Where the text comes from: hb-shape's text and text-context options.
 struct TextOptions: ParsableArguments {
   @Option(
     name: .customLong("text"),
@@ -19,23 +19,61 @@ struct TextOptions: ParsableArguments {
     help: ArgumentHelp("Code points to shape, in hex: 'U+0041,U+0301' or '41 301'.", valueName: "list"))
   var unicodes: String?
 
+  @Flag(name: .customLong("single-par"), help: "Shape all of the input as one paragraph, newlines included.")
+  var singleParagraph = false
+
   @Option(
     name: .customLong("text-before"),
-    help: ArgumentHelp("Context before the text (affects shaping, not shaped).", valueName: "string"))
+    help: ArgumentHelp("Context before each line (affects shaping, not shaped).", valueName: "string"))
   var textBefore: String?
 
   @Option(
     name: .customLong("text-after"),
-    help: ArgumentHelp("Context after the text (affects shaping, not shaped).", valueName: "string"))
+    help: ArgumentHelp("Context after each line (affects shaping, not shaped).", valueName: "string"))
   var textAfter: String?
 
-  /// The input lines, from exactly one source: `--text`, `--text-file`, `--unicodes`, the
-  /// positional text, or standard input.
-  func lines(positionalText: String?) throws -> [String] {
-    let given = [
+  @Option(
+    name: .customLong("unicodes-before"),
+    help: ArgumentHelp("Context before each line, as code points.", valueName: "list"))
+  var unicodesBefore: String?
+
+  @Option(
+    name: .customLong("unicodes-after"),
+    help: ArgumentHelp("Context after each line, as code points.", valueName: "list"))
+  var unicodesAfter: String?
+
+  /// Where the text comes from, when it is given by an option.
+  var givenSources: [String] {
+    [
       text.map { _ in "--text" }, textFile.map { _ in "--text-file" }, unicodes.map { _ in "--unicodes" },
-      positionalText.map { _ in "the text argument" },
     ].compactMap { $0 }
+  }
+
+  /// The context before and after each line.
+  func context() throws -> (before: String, after: String) {
+    func scalars(_ list: String) throws -> String {
+      var view = String.UnicodeScalarView()
+      view.append(contentsOf: try TextInput.scalars(fromUnicodesList: list))
+      return String(view)
+    }
+    if textBefore != nil && unicodesBefore != nil {
+      throw ShapingError(
+        .invalidArgument, input: "--text-before, --unicodes-before", reason: "give the context one way only")
+    }
+    if textAfter != nil && unicodesAfter != nil {
+      throw ShapingError(
+        .invalidArgument, input: "--text-after, --unicodes-after", reason: "give the context one way only")
+    }
+    return (
+      try unicodesBefore.map(scalars) ?? textBefore ?? "",
+      try unicodesAfter.map(scalars) ?? textAfter ?? ""
+    )
+  }
+
+  /// The input lines, from exactly one source: `--text`, `--text-file`, `--unicodes`, the
+  /// positional text, or standard input (unless `standardInputAllowed` is false, as in a batch).
+  func lines(positionalText: String?, standardInputAllowed: Bool = true) throws -> [String] {
+    let given = givenSources + (positionalText.map { _ in ["the text argument"] } ?? [])
     guard given.count <= 1 else {
       throw ShapingError(
         .invalidArgument, input: given.joined(separator: ", "), reason: "give the text one way only")
@@ -45,14 +83,19 @@ struct TextOptions: ParsableArguments {
       view.append(contentsOf: try TextInput.scalars(fromUnicodesList: unicodes))
       return [String(view)]
     }
+    let whole: String
     if let text = text ?? positionalText {
-      return TextInput.lines(of: text)
+      whole = text
+    } else {
+      let path = textFile ?? "-"
+      guard path != "-" || standardInputAllowed else {
+        throw ShapingError(
+          .invalidArgument, input: "request",
+          reason: "no text given (a batch request never reads standard input)")
+      }
+      whole = try TextInput.decode(try IO.readAll(path: path), name: path == "-" ? "standard input" : path)
     }
-    if let textFile {
-      let name = textFile == "-" ? "standard input" : textFile
-      return try TextInput.lines(fromUTF8: try IO.readAll(path: textFile), name: name)
-    }
-    return try TextInput.lines(
-      fromUTF8: try IO.readAll(descriptor: 0, name: "standard input"), name: "standard input")
+    if singleParagraph { return whole.isEmpty ? [] : [whole] }
+    return TextInput.lines(of: whole)
   }
 }

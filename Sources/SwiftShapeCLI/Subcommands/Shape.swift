@@ -1,4 +1,5 @@
 import ArgumentParser
+import HarfBuzz
 import SwiftShape
 
 extension SwiftShapeCommand {
@@ -7,8 +8,13 @@ extension SwiftShapeCommand {
       abstract: "Shape text and print the glyphs (the default subcommand).",
       discussion: """
         Arguments as hb-shape takes them: [FONT-FILE] [TEXT]. With one argument and no --font-file, \
-        it is the font when it names an existing file, else the text (shaped with the built-in \
-        font). Without text, standard input is read. Each input line is shaped on its own.
+        it is the font when it names an existing file or ends in a font extension, else the text \
+        (shaped with the built-in font). Without text, standard input is read. Each input line is \
+        shaped on its own.
+
+        --batch reads requests from standard input, one per line, each a list of these options \
+        separated by ';' (hb-shape's batch protocol), and answers each with its output, or with one \
+        'error: ...' line, and goes on. Options given with --batch apply to every request.
         """
     )
 
@@ -23,14 +29,21 @@ extension SwiftShapeCommand {
     @OptionGroup(title: "Shaping options") var shaping: ShapingOptions
     @OptionGroup(title: "Output options") var output: OutputOptions
 
-    /// Sorts the positional arguments into a font and a text, as described in the discussion.
-    private func positionals() -> (font: String?, text: String?) {
+    @Flag(name: .customLong("batch"), help: "Answer requests read from standard input, one per line.")
+    var batch = false
+
+    static let fontExtensions = [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".dfont"]
+
+    /// Sorts the positional arguments into a font and a text, as the discussion says.
+    func positionals() -> (font: String?, text: String?) {
       switch (first, second) {
       case (let first?, let second?): return (first, second)
       case (let first?, nil):
-        let textGiven = text.text != nil || text.textFile != nil || text.unicodes != nil
-        if font.fontFile == nil && (textGiven || IO.isRegularFile(first)) { return (first, nil) }
-        return (nil, first)
+        guard font.fontFile == nil else { return (nil, first) }
+        let looksLikeFont =
+          !text.givenSources.isEmpty || IO.isRegularFile(first)
+          || Shape.fontExtensions.contains { first.lowercased().hasSuffix($0) }
+        return looksLikeFont ? (first, nil) : (nil, first)
       default: return (nil, nil)
       }
     }
@@ -42,38 +55,29 @@ extension SwiftShapeCommand {
     }
 
     func run() throws {
-      let (fontPath, positionalText) = positionals()
-      var options = try shaping.shapeOptions()
-      options.textBefore = text.textBefore ?? ""
-      options.textAfter = text.textAfter ?? ""
-      options.includeGlyphNames = !output.noGlyphNames
-      options.includeExtents = output.showExtents
-      let shapingFont = try font.load(positionalFont: fontPath)
-      let lines = try text.lines(positionalText: positionalText)
-
-      switch output.format {
-      case .text:
-        var format = HBTextFormat()
-        format.glyphNames = !output.noGlyphNames
-        format.extents = output.showExtents
-        format.glyphFlags = output.showFlags
-        var out = ""
-        for line in lines {
-          out += format.line(for: try shapingFont.shape(line, options: options))
-          out += "\n"
+      if shaping.listShapers {
+        let out = Output.standardOutput()
+        out.write(HarfBuzz.shapers.map { $0 + "\n" }.joined())
+        try out.commit()
+        return
+      }
+      if batch {
+        guard first == nil, second == nil else {
+          throw ValidationError("--batch takes its requests from standard input, not as arguments")
         }
-        IO.write(out)
-      case .json:
-        let entries = try lines.enumerated().map { index, line in
-          ShapeDocument.Entry(line: index + 1, result: try shapingFont.shape(line, options: options))
-        }
-        IO.write(ShapeDocument(font: shapingFont, options: options, entries: entries).json(.pretty) + "\n")
-      case .jsonl:
-        for (index, line) in lines.enumerated() {
-          let entry = ShapeDocument.Entry(
-            line: index + 1, result: try shapingFont.shape(line, options: options))
-          IO.write(ShapeDocument(font: shapingFont, options: options, entries: [entry]).json(.compact) + "\n")
-        }
+        var defaults = Array(CommandLine.arguments.dropFirst())
+        if defaults.first == "shape" { defaults.removeFirst() }
+        try Batch(defaults: defaults.filter { $0 != "--batch" }).run()
+        return
+      }
+      let request = try ShapeRequest(self, fonts: nil, standardInputAllowed: true)
+      let out = try output.outputFile.map(Output.file) ?? .standardOutput()
+      do {
+        try request.run(to: out)
+        try out.commit()
+      } catch {
+        out.discard()
+        throw error
       }
     }
   }

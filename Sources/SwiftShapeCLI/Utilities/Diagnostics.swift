@@ -9,6 +9,9 @@ import SwiftShape
 
 /// Exit statuses, from BSD's sysexits.h. The README lists them.
 enum ExitStatus {
+  /// A check failed: `--verify` found a result that does not hold, `conformance` a test that
+  /// fails.
+  static let checkFailed: Int32 = 1
   /// A usage error: unknown option, malformed or out-of-range value (EX_USAGE).
   static let usage: Int32 = 64
   /// Unusable input data: not a font, damaged font, face index out of range, invalid UTF-8
@@ -43,7 +46,7 @@ enum Diagnostics {
     let code = command.exitCode(for: error)
     if code == .success {
       // --help, --version.
-      IO.write(command.fullMessage(for: error) + "\n")
+      try? IO.writeAll(Array((command.fullMessage(for: error) + "\n").utf8), to: 1, name: "standard output")
       terminate(0)
     }
     // ArgumentParser's message is the first line; its usage summary follows, and is left out.
@@ -54,11 +57,20 @@ enum Diagnostics {
     terminate(code == .validationFailure ? ExitStatus.usage : code.rawValue)
   }
 
+  /// An error's one-line message, without the program's name: for batch answers.
+  static func oneLine(for error: any Error, command: any ParsableCommand.Type) -> String {
+    if let error = error as? ShapingError { return error.description }
+    let message =
+      command.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
+    return message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+  }
+
   static func status(for error: ShapingError) -> Int32 {
     switch error.kind {
     case .invalidArgument: ExitStatus.usage
     case .unreadableFile: ExitStatus.cannotOpen
     case .badFont, .badText: ExitStatus.badInput
+    case .verificationFailed: ExitStatus.checkFailed
     case .internalFailure: ExitStatus.internalFailure
     }
   }

@@ -39,8 +39,41 @@ enum IO {
     }
   }
 
+  /// Reads what is available, up to 64 KiB; empty at the end of the input.
+  static func readChunk(descriptor: Int32, name: String) throws -> [UInt8] {
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw unreadable(name)
+      }
+      return Array(chunk[0..<count])
+    }
+  }
+
   private static func unreadable(_ name: String) -> ShapingError {
     ShapingError(.unreadableFile, input: name, reason: String(cString: strerror(errno)))
+  }
+
+  /// Whether `path` names an existing folder.
+  static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+
+  /// The names in a folder, `.` and `..` left out.
+  static func listDirectory(_ path: String) throws -> [String] {
+    guard let directory = opendir(path) else { throw unreadable(path) }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
   }
 
   /// Whether `path` names an existing regular file.
@@ -49,22 +82,22 @@ enum IO {
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
   }
 
-  /// Writes text to standard output.
-  static func write(_ text: String) { write(text, to: 1) }
+  /// Writes text to standard error, unbuffered.
+  static func writeError(_ text: String) { try? writeAll(Array(text.utf8), to: 2, name: "standard error") }
 
-  /// Writes text to standard error.
-  static func writeError(_ text: String) { write(text, to: 2) }
-
-  /// Writes all of `text` to a file descriptor, retrying short writes; a closed pipe ends quietly.
-  private static func write(_ text: String, to descriptor: Int32) {
-    var text = text
-    text.withUTF8 { bytes in
+  /// Writes all of `bytes` to a file descriptor, retrying short and interrupted writes.
+  ///
+  /// - Throws: `ShapingError` of kind `.unreadableFile` naming `name` when the write fails (a
+  ///   full disk, a closed pipe).
+  static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws {
+    try bytes.withUnsafeBytes { buffer in
       var offset = 0
-      while offset < bytes.count {
-        let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      while offset < buffer.count {
+        let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
-          return
+          throw ShapingError(
+            .unreadableFile, input: name, reason: "cannot write: \(String(cString: strerror(errno)))")
         }
         offset += written
       }

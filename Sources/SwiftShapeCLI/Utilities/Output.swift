@@ -1,0 +1,93 @@
+import SwiftShape
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where output goes: standard output (buffered, flushed when asked and at the end), a file that
+/// replaces its target atomically when committed, or memory.
+final class Output {
+  private enum Destination {
+    case standardOutput
+    case file(path: String, temporary: String, descriptor: Int32)
+    case memory
+  }
+
+  private var destination: Destination
+  private var pending: [UInt8] = []
+  /// Everything written, for `.memory`.
+  private(set) var text = ""
+
+  private init(_ destination: Destination) { self.destination = destination }
+
+  static func standardOutput() -> Output { Output(.standardOutput) }
+
+  static func memory() -> Output { Output(.memory) }
+
+  /// Output to a temporary file beside `path`, renamed over `path` by `commit()`.
+  ///
+  /// - Throws: `ShapingError` of kind `.unreadableFile` when the folder cannot be written.
+  static func file(_ path: String) throws -> Output {
+    var template = Array("\(path).tmp-XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else {
+      throw ShapingError(
+        .unreadableFile, input: path, reason: "cannot write: \(String(cString: strerror(errno)))")
+    }
+    let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+    return Output(.file(path: path, temporary: temporary, descriptor: descriptor))
+  }
+
+  func write(_ string: String) {
+    if case .memory = destination {
+      text += string
+      return
+    }
+    pending.append(contentsOf: string.utf8)
+    if pending.count >= 1 << 16 { try? flush() }
+  }
+
+  /// Writes what is buffered.
+  func flush() throws {
+    guard !pending.isEmpty else { return }
+    defer { pending.removeAll(keepingCapacity: true) }
+    switch destination {
+    case .standardOutput:
+      try IO.writeAll(pending, to: 1, name: "standard output")
+    case .file(let path, _, let descriptor):
+      try IO.writeAll(pending, to: descriptor, name: path)
+    case .memory:
+      break
+    }
+  }
+
+  /// Finishes the output: flushes, and for a file moves it into place.
+  func commit() throws {
+    try flush()
+    if case .file(let path, let temporary, let descriptor) = destination {
+      destination = .memory
+      guard fsync(descriptor) == 0 || errno == EINVAL, close(descriptor) == 0 else {
+        unlink(temporary)
+        throw ShapingError(
+          .unreadableFile, input: path, reason: "cannot write: \(String(cString: strerror(errno)))")
+      }
+      guard rename(temporary, path) == 0 else {
+        let reason = String(cString: strerror(errno))
+        unlink(temporary)
+        throw ShapingError(.unreadableFile, input: path, reason: "cannot write: \(reason)")
+      }
+    }
+  }
+
+  /// Drops the output: nothing buffered is written, and a temporary file is removed.
+  func discard() {
+    pending.removeAll()
+    if case .file(_, let temporary, let descriptor) = destination {
+      close(descriptor)
+      unlink(temporary)
+      destination = .memory
+    }
+  }
+}
