@@ -78,7 +78,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SwiftShapeCLITests",
-      dependencies: ["TestFixtures"]
+      dependencies: ["HarfBuzz", "SwiftShapeCLI", "TestFixtures"]
     ),
   ],
   swiftLanguageModes: [.v6]

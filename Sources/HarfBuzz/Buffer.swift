@@ -196,6 +196,25 @@ public final class Buffer {
 
   // MARK: Results
 
+  /// What the buffer holds: code points (before shaping, and at the start of it), or glyphs.
+  public enum ContentType: Sendable, Hashable {
+    /// Nothing has been added yet (`HB_BUFFER_CONTENT_TYPE_INVALID`).
+    case empty
+    /// Unicode code points (`HB_BUFFER_CONTENT_TYPE_UNICODE`).
+    case unicode
+    /// Glyph IDs (`HB_BUFFER_CONTENT_TYPE_GLYPHS`).
+    case glyphs
+  }
+
+  /// What the buffer holds. The corresponding C function is `hb_buffer_get_content_type`.
+  public var contentType: ContentType {
+    switch hb_buffer_get_content_type(pointer) {
+    case HB_BUFFER_CONTENT_TYPE_UNICODE: .unicode
+    case HB_BUFFER_CONTENT_TYPE_GLYPHS: .glyphs
+    default: .empty
+    }
+  }
+
   /// Whether the buffer holds positions: true after shaping, false while substitution runs.
   ///
   /// The corresponding C function is `hb_buffer_has_positions`.

@@ -86,11 +86,15 @@ public struct TraceEvent: Sendable, Hashable, Codable {
   /// Whether the glyphs have positions yet: false during substitution (GSUB), when their
   /// advances and offsets are zero and mean nothing.
   public var hasPositions: Bool
+  /// Whether the buffer still held code points rather than glyphs (the first steps, such as
+  /// `start reorder`): each item's `id` is then a code point, and it has no name.
+  public var holdsCodePoints: Bool
 
-  public init(message: String, glyphs: [ShapedGlyph], hasPositions: Bool) {
+  public init(message: String, glyphs: [ShapedGlyph], hasPositions: Bool, holdsCodePoints: Bool = false) {
     self.message = message
     self.glyphs = glyphs
     self.hasPositions = hasPositions
+    self.holdsCodePoints = holdsCodePoints
   }
 }
 

@@ -59,9 +59,17 @@ extension ShapingFont {
         if message.hasPrefix("buffer verify error: ") {
           verifyErrors.append(String(message.dropFirst("buffer verify error: ".count)))
         } else if options.trace {
-          trace.append(
-            TraceEvent(
-              message: message, glyphs: shapedGlyphs(buffer.glyphs()), hasPositions: buffer.hasPositions))
+          let records = buffer.glyphs()
+          if buffer.contentType == .glyphs {
+            trace.append(
+              TraceEvent(message: message, glyphs: shapedGlyphs(records), hasPositions: buffer.hasPositions))
+          } else {
+            let codePoints = records.map {
+              ShapedGlyph(id: $0.glyph, cluster: Int($0.cluster), xAdvance: 0, flags: $0.flags)
+            }
+            trace.append(
+              TraceEvent(message: message, glyphs: codePoints, hasPositions: false, holdsCodePoints: true))
+          }
         }
         return true
       }
@@ -69,8 +77,12 @@ extension ShapingFont {
     do {
       try font.shape(buffer, features: options.features, shapers: options.shapers)
     } catch let error as HarfBuzzError {
-      if let failure = verifyErrors.first {
-        throw ShapingError(.verificationFailed, input: text, reason: "verification failed: \(failure)")
+      let checks = verifyErrors.filter { !$0.hasPrefix("text was:") }.map {
+        $0.hasSuffix(".") ? String($0.dropLast()) : $0
+      }
+      if !checks.isEmpty {
+        throw ShapingError(
+          .verificationFailed, input: text, reason: "verification failed: \(checks.joined(separator: "; "))")
       }
       throw ShapingError(error)
     }

@@ -19,3 +19,28 @@ public enum Paths {
   public static let cjkCollection = font("NotoSansCJK-Subset.ttc")
   public static let variable = font("InterVariable-Subset.ttf")
 }
+
+extension Paths {
+  public static let thai = font("NotoSansThai-Subset.ttf")
+
+  /// `../shared` beside the repository (HarfBuzz's test suite and the benchmark corpus), when it
+  /// is there.
+  public static let shared: String? = {
+    let path = "\(repository)/../shared"
+    var isDirectory = false
+    return FileSystem.isDirectory(path) ? path : nil
+  }()
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+enum FileSystem {
+  static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+}

@@ -109,17 +109,39 @@ public struct HBFormat: Sendable, Hashable {
     }
   }
 
-  /// hb-shape's `--show-unicode` line: `<U+0054=0|U+0061=1>`, or an empty string for no text.
+  /// hb-shape's `--show-unicode` line: `<U+0054=0|U+0061=1>` (always the text syntax, always with
+  /// clusters), or an empty string for no text.
   public static func unicodeLine(for result: ShapeResult) -> String {
-    let scalars = result.scalarsWithClusters
-    guard !scalars.isEmpty else { return "" }
+    HBFormat(.text).line(codePoints: result.scalarsWithClusters.map { ($0.scalar.value, $0.cluster) })
+  }
+
+  /// Code points with their clusters, as HarfBuzz's `hb_buffer_serialize_unicode` writes them:
+  /// `<U+0054=0|U+0061=1>` or `[{"u":84,"cl":0},{"u":97,"cl":1}]`; only `clusters` applies.
+  public func line(codePoints: [(value: UInt32, cluster: Int)]) -> String {
+    guard !codePoints.isEmpty else { return "" }
     var out = ""
-    for (index, item) in scalars.enumerated() {
-      out += index == 0 ? "<" : "|"
-      let hex = String(item.scalar.value, radix: 16, uppercase: true)
-      out += "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "=\(item.cluster)"
+    for (index, item) in codePoints.enumerated() {
+      switch syntax {
+      case .text:
+        out += index == 0 ? "<" : "|"
+        let hex = String(item.value, radix: 16, uppercase: true)
+        out += "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        if clusters { out += "=\(item.cluster)" }
+      case .json:
+        out += index == 0 ? "[{" : ",{"
+        out += "\"u\":\(item.value)"
+        if clusters { out += ",\"cl\":\(item.cluster)" }
+        out += "}"
+      }
     }
-    out += ">"
+    out += syntax == .text ? ">" : "]"
     return out
+  }
+
+  /// A trace step's buffer, as HarfBuzz's `hb_buffer_serialize` writes it: code points or glyphs.
+  public func line(for event: TraceEvent) -> String {
+    event.holdsCodePoints
+      ? line(codePoints: event.glyphs.map { ($0.id, $0.cluster) })
+      : line(for: event.glyphs, hasPositions: event.hasPositions)
   }
 }

@@ -151,10 +151,26 @@ public struct ShapeDocument: Sendable {
         w.beginObject(lineBreak: at(6))
         w.key("message")
         w.string(event.message)
-        w.key("glyphs")
-        w.beginArray()
-        for glyph in event.glyphs { writeGlyph(glyph, to: &w, lineBreak: nil, positions: event.hasPositions) }
-        w.endArray()
+        if event.holdsCodePoints {
+          w.key("codepoints")
+          w.beginArray()
+          for item in event.glyphs {
+            w.beginObject()
+            w.key("codepoint")
+            w.number(item.id)
+            w.key("cluster")
+            w.number(item.cluster)
+            w.endObject()
+          }
+          w.endArray()
+        } else {
+          w.key("glyphs")
+          w.beginArray()
+          for glyph in event.glyphs {
+            writeGlyph(glyph, to: &w, lineBreak: nil, positions: event.hasPositions)
+          }
+          w.endArray()
+        }
         w.endObject()
       }
       w.endArray(lineBreak: trace.isEmpty ? nil : at(4))

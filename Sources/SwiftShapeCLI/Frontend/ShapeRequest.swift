@@ -96,7 +96,7 @@ struct ShapeRequest {
     for trace in results.compactMap(\.trace) {
       for event in trace {
         text += "\(prefix)trace: \(event.message)\tbuffer: "
-        text += format.line(for: event.glyphs, hasPositions: event.hasPositions) + "\n"
+        text += format.line(for: event) + "\n"
       }
     }
     text += prefix + format.line(for: result) + "\n"
