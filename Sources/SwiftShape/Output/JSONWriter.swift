@@ -56,6 +56,16 @@ struct JSONWriter {
     }
   }
 
+  /// `{"x": x, "y": y}`.
+  mutating func pair(x: Int32, y: Int32) {
+    beginObject()
+    key("x")
+    number(x)
+    key("y")
+    number(y)
+    endObject()
+  }
+
   mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
 
   mutating func null() { raw("null") }

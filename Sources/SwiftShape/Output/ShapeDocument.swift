@@ -60,12 +60,7 @@ public struct ShapeDocument: Sendable {
     w.string(font.unit.description)
     w.key("scale")
     let scale = font.font.scale
-    w.beginObject()
-    w.key("x")
-    w.number(scale.x)
-    w.key("y")
-    w.number(scale.y)
-    w.endObject()
+    w.pair(x: scale.x, y: scale.y)
     w.key("ptem")
     w.number(Double(font.font.configuration.pointSize))
     w.key("font_funcs")
@@ -129,14 +124,8 @@ public struct ShapeDocument: Sendable {
       w.string(run.script.description)
       w.key("language")
       if let language = run.language { w.string(language.identifier) } else { w.null() }
-      let advance = run.advance
       w.key("advance")
-      w.beginObject()
-      w.key("x")
-      w.number(advance.x)
-      w.key("y")
-      w.number(advance.y)
-      w.endObject()
+      w.pair(x: run.advance.x, y: run.advance.y)
       w.key("glyphs")
       w.beginArray()
       for glyph in run.glyphs {

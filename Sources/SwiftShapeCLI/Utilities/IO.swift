@@ -27,15 +27,10 @@ enum IO {
 
   static func readAll(descriptor: Int32, name: String) throws -> [UInt8] {
     var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw unreadable(name)
-      }
-      if count == 0 { return bytes }
-      bytes.append(contentsOf: chunk[0..<count])
+      let chunk = try readChunk(descriptor: descriptor, name: name)
+      if chunk.isEmpty { return bytes }
+      bytes += chunk
     }
   }
 
