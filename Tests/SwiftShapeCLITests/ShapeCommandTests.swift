@@ -118,6 +118,7 @@ struct ShapeCommandTests {
         "--font-file", "fonts/InterVariable-Subset.ttf", "--variations=wght=650", "--font-size=20 10",
         "--no-glyph-names", "--text", "Wave",
       ],
+      ["--font-file", "fonts/NotoSansArabic-Subset.ttf", "--trace", "--text", "سلام"],
     ] {
       documents.append(try swiftshape(arguments).stdout)
     }
