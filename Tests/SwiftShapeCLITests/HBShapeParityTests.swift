@@ -80,3 +80,49 @@ struct HBShapeParityTests {
     #expect(ours.out.contains("#1") && ours.out.contains("<"))
   }
 }
+
+@Suite(
+  "hb-shape parity: whole-invocation options",
+  .enabled(if: HarfBuzzTools.hbShape != nil, "hb-shape is not installed"))
+struct HBShapeInvocationParityTests {
+  @Test(arguments: [
+    ["--list-shapers"],
+    ["fonts/NotoSans-Latin.ttf", "--single-par", "--text", "Ta\nWo"],
+    ["fonts/NotoSans-Latin.ttf", "-n", "3", "--text", "office"],
+    ["fonts/NotoSans-Latin.ttf", "-v", "--text", "a\n\nb"],
+    ["fonts/NotoSans-Latin.ttf", "--show-line-num", "--show-text", "--text-before=o", "--text", "ffi"],
+    ["fonts/NotoSans-Latin.ttf", "--shapers=fallback", "--show-extents", "--text", "Ta"],
+    ["fonts/NotoSansArabic-Subset.ttf", "--safe-to-insert-tatweel", "--show-flags", "--text", "سلام"],
+    ["fonts/NotoSansDevanagari-Subset.ttf", "--normalize-glyphs", "--cluster-level=1", "--text", "क्षि"],
+    ["fonts/NotoSans-Latin.ttf", "--remove-default-ignorables", "-u", "200B"],
+    [
+      "fonts/NotoSans-Latin.ttf", "--preserve-default-ignorables", "--invisible-glyph=3", "-u",
+      "61,200B,E000",
+    ],
+    ["fonts/NotoSans-Latin.ttf", "--not-found-glyph=5", "-u", "61,E000"],
+  ])
+  func outputMatches(_ arguments: [String]) throws {
+    let ours = try swiftshape(["-O", "text"] + arguments)
+    let theirs = try run(HarfBuzzTools.hbShape!, arguments)
+    #expect(ours.status == 0 && theirs.status == 0)
+    #expect(ours.out == theirs.out)
+  }
+
+  @Test func outputFileIsWrittenAtomically() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftshape-o-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let target = folder.appendingPathComponent("out.txt").path
+    let written = try swiftshape(["-O", "text", "fonts/NotoSans-Latin.ttf", "-o", target, "--text", "Ta"])
+    #expect(written.status == 0 && written.stdout.isEmpty)
+    let theirs = try run(HarfBuzzTools.hbShape!, ["fonts/NotoSans-Latin.ttf", "--text", "Ta"])
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == theirs.out)
+    // A failing run leaves the earlier file as it was, and no temporary file behind.
+    let failed = try swiftshape([
+      "-O", "text", "fonts/NotoSans-Latin.ttf", "-o", target, "--features=bad[", "--text", "x",
+    ])
+    #expect(failed.status == 64)
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == theirs.out)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.txt"])
+  }
+}
