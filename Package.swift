@@ -7,6 +7,7 @@
 //   HarfBuzz                            safe Swift owners of HarfBuzz's objects (library product)
 //   SwiftShapeDefaultFont               the font used when none is given, embedded at build time
 //   SwiftShape                          the shaping API users call (library product)
+//   SwiftShapeFonts                     fonts by name (fontconfig) and what is in a font (library product)
 //   SwiftShapeCLI                       the `swiftshape` command (thin: parses and prints)
 
 import PackageDescription
@@ -16,6 +17,7 @@ let package = Package(
   products: [
     .library(name: "SwiftShape", targets: ["SwiftShape"]),
     .library(name: "HarfBuzz", targets: ["HarfBuzz"]),
+    .library(name: "SwiftShapeFonts", targets: ["SwiftShapeFonts"]),
     // The target is not called `swiftshape`: `Sources/swiftshape` and `Sources/SwiftShape` would be
     // the same folder on a case-insensitive file system.
     .executable(name: "swiftshape", targets: ["SwiftShapeCLI"]),
@@ -52,10 +54,15 @@ let package = Package(
       dependencies: ["HarfBuzz", "SwiftShapeDefaultFont"],
       exclude: ["Schemas"]
     ),
+    .target(
+      name: "SwiftShapeFonts",
+      dependencies: ["HarfBuzz", "SwiftShape", "CFontconfig"]
+    ),
     .executableTarget(
       name: "SwiftShapeCLI",
       dependencies: [
         "SwiftShape",
+        "SwiftShapeFonts",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -75,6 +82,10 @@ let package = Package(
     .testTarget(
       name: "SwiftShapeTests",
       dependencies: ["SwiftShape", "TestFixtures"]
+    ),
+    .testTarget(
+      name: "SwiftShapeFontsTests",
+      dependencies: ["SwiftShapeFonts", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeCLITests",

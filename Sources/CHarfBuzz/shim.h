@@ -13,4 +13,7 @@
 // HB_FEATURE_GLOBAL_END is a cast macro, `((unsigned int) -1)`, which Swift does not import.
 static inline unsigned int swiftshape_hb_feature_global_end(void) { return HB_FEATURE_GLOBAL_END; }
 
+// HB_OT_NAME_ID_INVALID is a cast macro as well, `((hb_ot_name_id_t) 0xFFFF)`.
+static inline hb_ot_name_id_t swiftshape_hb_ot_name_id_invalid(void) { return HB_OT_NAME_ID_INVALID; }
+
 #endif

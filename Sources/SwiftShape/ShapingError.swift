@@ -43,7 +43,7 @@ public struct ShapingError: Error, Sendable, Equatable, CustomStringConvertible 
 
 extension ShapingError {
   /// Translates an error of the HarfBuzz layer, naming `input` when the error names none better.
-  init(_ error: HarfBuzzError, kind: Kind? = nil) {
+  package init(_ error: HarfBuzzError, kind: Kind? = nil) {
     let derived: Kind
     switch error.kind {
     case .cannotReadFile: derived = .unreadableFile

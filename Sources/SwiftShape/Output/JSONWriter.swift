@@ -2,8 +2,8 @@
 ///
 /// SwiftShape writes its documents by hand rather than with `JSONEncoder`: keys come in the
 /// documented order, not sorted, numbers are printed exactly, and no Foundation is loaded.
-struct JSONWriter {
-  private(set) var output = ""
+package struct JSONWriter {
+  package private(set) var output = ""
   /// For each open container, whether it holds a value already (so the next needs a comma).
   private var hasValue = [false]
   /// Whether a key was just written, so the next value is its value.
@@ -12,10 +12,10 @@ struct JSONWriter {
   /// Whether to put a space after `:` and `,` (the pretty layout); line breaks are the caller's.
   let spaced: Bool
 
-  init(spaced: Bool) { self.spaced = spaced }
+  package init(spaced: Bool) { self.spaced = spaced }
 
   /// Writes a key; with `lineBreak`, the key starts a new line indented that far.
-  mutating func key(_ name: String, lineBreak indent: Int? = nil) {
+  package mutating func key(_ name: String, lineBreak indent: Int? = nil) {
     separate(lineBreak: indent)
     JSONWriter.appendString(name, to: &output)
     output += spaced ? ": " : ":"
@@ -36,19 +36,19 @@ struct JSONWriter {
     separate(lineBreak: indent)
   }
 
-  mutating func raw(_ text: String) {
+  package mutating func raw(_ text: String) {
     beginValue()
     output += text
   }
 
-  mutating func string(_ value: String) {
+  package mutating func string(_ value: String) {
     beginValue()
     JSONWriter.appendString(value, to: &output)
   }
 
-  mutating func number<T: BinaryInteger>(_ value: T) { raw(String(value)) }
+  package mutating func number<T: BinaryInteger>(_ value: T) { raw(String(value)) }
 
-  mutating func number(_ value: Double) {
+  package mutating func number(_ value: Double) {
     if value.rounded() == value, abs(value) < 1e15 {
       raw(String(Int64(value)))
     } else {
@@ -57,7 +57,7 @@ struct JSONWriter {
   }
 
   /// `{"x": x, "y": y}`.
-  mutating func pair(x: Int32, y: Int32) {
+  package mutating func pair(x: Int32, y: Int32) {
     beginObject()
     key("x")
     number(x)
@@ -66,41 +66,41 @@ struct JSONWriter {
     endObject()
   }
 
-  mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+  package mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
 
-  mutating func null() { raw("null") }
+  package mutating func null() { raw("null") }
 
-  mutating func beginObject(lineBreak indent: Int? = nil) {
+  package mutating func beginObject(lineBreak indent: Int? = nil) {
     beginValue(lineBreak: indent)
     output += "{"
     hasValue.append(false)
   }
 
-  mutating func endObject(lineBreak indent: Int? = nil) {
+  package mutating func endObject(lineBreak indent: Int? = nil) {
     hasValue.removeLast()
     if let indent { newline(indent: indent) }
     output += "}"
   }
 
-  mutating func beginArray() {
-    beginValue()
+  package mutating func beginArray(lineBreak indent: Int? = nil) {
+    beginValue(lineBreak: indent)
     output += "["
     hasValue.append(false)
   }
 
-  mutating func endArray(lineBreak indent: Int? = nil) {
+  package mutating func endArray(lineBreak indent: Int? = nil) {
     hasValue.removeLast()
     if let indent { newline(indent: indent) }
     output += "]"
   }
 
   /// Writes a newline and indentation, for the one-item-per-line layout.
-  mutating func newline(indent: Int) {
+  package mutating func newline(indent: Int) {
     output += "\n"
     output += String(repeating: " ", count: indent)
   }
 
-  static func appendString(_ value: String, to output: inout String) {
+  package static func appendString(_ value: String, to output: inout String) {
     output += "\""
     for scalar in value.unicodeScalars {
       switch scalar {

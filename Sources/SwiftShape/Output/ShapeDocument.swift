@@ -23,6 +23,8 @@ public struct ShapeDocument: Sendable {
   public var options: ShapeOptions
   /// The shaped lines, in input order.
   public var entries: [Entry]
+  /// The fontconfig pattern the font was found by, when it was found by name.
+  public var pattern: String?
 
   /// The format name and version the document declares.
   public static let format = "swiftshape-shape"
@@ -92,6 +94,10 @@ public struct ShapeDocument: Sendable {
     w.beginObject()
     w.key("file")
     w.string(identity.file)
+    if let pattern {
+      w.key("pattern")
+      w.string(pattern)
+    }
     w.key("face_index")
     w.number(identity.faceIndex)
     w.key("upem")

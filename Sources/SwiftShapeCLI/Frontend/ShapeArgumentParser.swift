@@ -98,6 +98,8 @@ struct ShapeArgumentParser: Sendable {
     }
     // Font options.
     value("--font-file") { $0.font.fontFile = $1 }
+    value("--font") { $0.font.pattern = $1 }
+    flag("--strict") { $0.font.strict = true }
     value("--face-index") { $0.font.faceIndex = try number($1, "--face-index") }
     value("--font-size") { $0.font.fontSize = $1 }
     value("--size") { $0.font.points = try number($1, "--size") }

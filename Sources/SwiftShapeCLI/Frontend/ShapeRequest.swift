@@ -1,5 +1,6 @@
 import HarfBuzz
 import SwiftShape
+import SwiftShapeFonts
 
 /// One shaping request, checked and ready: the font, the lines, the options and the output
 /// settings. Made from the `shape` command's options, on the command line or from a batch line.
@@ -9,6 +10,8 @@ struct ShapeRequest {
   var options: ShapeOptions
   var output: OutputOptions
   var format: OutputOptions.Format
+  /// The fontconfig pattern the font was found by, with `--font`.
+  var pattern: String?
 
   /// Checks the command's options and loads what they name.
   ///
@@ -22,7 +25,7 @@ struct ShapeRequest {
     _ command: SwiftShapeCommand.Shape, fonts: FontCache?, standardInputAllowed: Bool,
     defaultFormat: OutputOptions.Format? = nil, lenient: Bool = Persona.current == .hbShape
   ) throws {
-    let (fontPath, positionalText) = command.positionals()
+    let (positionalFont, positionalText) = command.positionals()
     try command.output.check()
     format =
       try command.output.format == nil
@@ -34,8 +37,39 @@ struct ShapeRequest {
     options.includeExtents = command.output.showExtents
     options.trace = command.output.trace
     self.options = options
-    let fontOptions = try command.font.shapingFontOptions()
-    let faceIndex = command.font.faceIndex
+    var fontOptions = try command.font.shapingFontOptions()
+    var faceIndex = command.font.faceIndex ?? 0
+    var fontPath = positionalFont
+    if let pattern = command.font.pattern {
+      guard command.font.fontFile == nil, fontPath == nil else {
+        throw ShapingError(
+          .invalidArgument, input: "--font",
+          reason: "give the font one way only (--font, --font-file or a path)")
+      }
+      guard command.font.faceIndex == nil else {
+        throw ShapingError(
+          .invalidArgument, input: "--face-index",
+          reason: "the face comes from the pattern's match with --font")
+      }
+      let match = try FontLocator.match(pattern)
+      if match.isSubstitute {
+        let message = "'\(pattern)' is not installed; fontconfig substitutes \(match.family) (\(match.file))"
+        if command.font.strict {
+          throw ShapingError(
+            .badFont, input: "--font '\(pattern)'",
+            reason: "no such family installed (--strict); fontconfig would substitute \(match.family)")
+        }
+        Diagnostics.printNote(message)
+      }
+      fontPath = match.file
+      faceIndex = match.faceIndex
+      if let instance = match.namedInstance {
+        fontOptions.variations =
+          try FontLocator.variations(ofInstance: instance, file: match.file, faceIndex: match.faceIndex)
+          + fontOptions.variations
+      }
+      self.pattern = pattern
+    }
     if let path = command.font.fontFile ?? fontPath {
       font =
         try fonts?.font(file: path, faceIndex: faceIndex, options: fontOptions, allowingMissingFace: lenient)
@@ -62,12 +96,15 @@ struct ShapeRequest {
       let entries = try lines.enumerated().map { index, line in
         ShapeDocument.Entry(line: index + 1, result: try shape(line))
       }
-      let document = ShapeDocument(font: font, options: options, entries: entries)
+      var document = ShapeDocument(font: font, options: options, entries: entries)
+      document.pattern = pattern
       out.write(document.json(compact ? .compact : .pretty) + "\n")
     case .jsonl:
       for (index, line) in lines.enumerated() {
         let entry = ShapeDocument.Entry(line: index + 1, result: try shape(line))
-        out.write(ShapeDocument(font: font, options: options, entries: [entry]).json(.compact) + "\n")
+        var document = ShapeDocument(font: font, options: options, entries: [entry])
+        document.pattern = pattern
+        out.write(document.json(.compact) + "\n")
       }
     case .text, .hbJSON:
       let format = output.hbFormat(self.format == .text ? .text : .json)

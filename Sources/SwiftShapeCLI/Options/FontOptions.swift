@@ -11,9 +11,21 @@ struct FontOptions: ParsableArguments {
   var fontFile: String?
 
   @Option(
+    name: .customLong("font"),
+    help: ArgumentHelp(
+      "An installed font by fontconfig pattern, as fc-match picks it: 'DejaVu Sans:bold', monospace, ':lang=hi'.",
+      valueName: "pattern"))
+  var pattern: String?
+
+  @Flag(
+    name: .customLong("strict"),
+    help: "With --font: fail instead of using a substitute for a family that is not installed.")
+  var strict = false
+
+  @Option(
     name: .customLong("face-index"),
     help: ArgumentHelp("The face of a font collection (.ttc, .otc) to use.", valueName: "index"))
-  var faceIndex: Int = 0
+  var faceIndex: Int?
 
   @Option(
     name: .customLong("font-size"),

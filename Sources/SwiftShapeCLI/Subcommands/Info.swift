@@ -1,0 +1,59 @@
+import ArgumentParser
+import SwiftShape
+import SwiftShapeFonts
+
+extension SwiftShapeCommand {
+  struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Show what is in a font: names, metrics, tables, OpenType features, axes, coverage.",
+      discussion: """
+        FONT is a font file, or, when no such file exists, a fontconfig pattern ('DejaVu Sans:bold') \
+        resolved as fc-match resolves it.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("A font file or a fontconfig pattern.", valueName: "font"))
+    var font: String
+
+    @Option(
+      name: .customLong("face-index"), help: ArgumentHelp("The face of a collection.", valueName: "index"))
+    var faceIndex: Int?
+
+    @Flag(name: .customLong("strict"), help: "For a pattern: fail instead of using a substitute.")
+    var strict = false
+
+    @Option(
+      name: [.customShort("O"), .customLong("output-format")],
+      help: ArgumentHelp("Output format: text (default) or json.", valueName: "format"))
+    var format: String = "text"
+
+    func run() throws {
+      guard ["text", "json"].contains(format) else {
+        throw ShapingError(
+          .invalidArgument, input: "--output-format=\(format)", reason: "unknown output format (text or json)"
+        )
+      }
+      var file = font
+      var index = faceIndex ?? 0
+      if !IO.isRegularFile(font) && !Shape.fontExtensions.contains(where: { font.lowercased().hasSuffix($0) })
+      {
+        let match = try FontLocator.match(font)
+        if match.isSubstitute {
+          if strict {
+            throw ShapingError(
+              .badFont, input: "'\(font)'",
+              reason: "no such family installed (--strict); fontconfig would substitute \(match.family)")
+          }
+          Diagnostics.printNote(
+            "'\(font)' is not installed; fontconfig substitutes \(match.family) (\(match.file))")
+        }
+        file = match.file
+        index = faceIndex ?? match.faceIndex
+      }
+      let info = try FontInfo(file: file, faceIndex: index)
+      let out = Output.standardOutput()
+      out.write(format == "json" ? info.json() + "\n" : info.text())
+      try out.commit()
+    }
+  }
+}

@@ -1,0 +1,135 @@
+import CFontconfig
+import HarfBuzz
+import SwiftShape
+
+/// Finds installed fonts by fontconfig pattern (`DejaVu Sans:bold`, `Noto Sans Arabic`,
+/// `monospace`, `:lang=hi`), as `fc-match` and `fc-list` do.
+///
+/// fontconfig's objects are made and destroyed inside each call; only Swift values come out.
+public enum FontLocator {
+  /// An installed font face.
+  public struct Match: Sendable, Hashable, Codable {
+    /// The font file.
+    public var file: String
+    /// The face index in the file.
+    public var faceIndex: Int
+    /// For a named instance of a variable font, its index in `fvar` (fontconfig lists each
+    /// instance as a face of its own); nil for the font as a whole.
+    public var namedInstance: Int?
+    /// The family names, the first in the font's default language.
+    public var families: [String]
+    /// The style (`Bold`, `Regular`).
+    public var style: String?
+    /// For `match`: whether the font is a substitute, because the family asked for is not
+    /// installed (a generic family such as `monospace` is never a substitute).
+    public var isSubstitute: Bool = false
+
+    /// The first family name.
+    public var family: String { families.first ?? "" }
+  }
+
+  /// The font fontconfig picks for a pattern, as `fc-match PATTERN` does.
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` when the pattern does not parse, `.badFont`
+  ///   when no font matches (no fonts are installed) or fontconfig cannot start.
+  public static func match(_ pattern: String) throws -> Match {
+    try withConfiguration { config in
+      guard let parsed = FcNameParse(pattern) else {
+        throw ShapingError(.invalidArgument, input: pattern, reason: "not a fontconfig pattern")
+      }
+      defer { FcPatternDestroy(parsed) }
+      let requestedFamilies = strings(parsed, FC_FAMILY)
+      FcConfigSubstitute(config, parsed, FcMatchPattern)
+      FcDefaultSubstitute(parsed)
+      var result = FcResultNoMatch
+      guard let matched = FcFontMatch(config, parsed, &result), result == FcResultMatch else {
+        throw ShapingError(.badFont, input: pattern, reason: "no installed font matches")
+      }
+      defer { FcPatternDestroy(matched) }
+      guard var match = Self.match(from: matched) else {
+        throw ShapingError(.badFont, input: pattern, reason: "the matching font has no file")
+      }
+      let generic: Set<String> = [
+        "sans-serif", "sans", "serif", "monospace", "mono", "cursive", "fantasy", "system-ui", "emoji",
+        "math",
+      ]
+      let installed = Set(match.families.map { $0.lowercased() })
+      match.isSubstitute =
+        !requestedFamilies.isEmpty
+        && !requestedFamilies.contains {
+          generic.contains($0.lowercased()) || installed.contains($0.lowercased())
+        }
+      return match
+    }
+  }
+
+  /// Every installed font face matching a pattern (all of them for an empty pattern), as
+  /// `fc-list PATTERN` does, sorted by family, style, file and face.
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` when the pattern does not parse.
+  public static func list(_ pattern: String = "") throws -> [Match] {
+    try withConfiguration { config in
+      guard let parsed = pattern.isEmpty ? FcPatternCreate() : FcNameParse(pattern) else {
+        throw ShapingError(.invalidArgument, input: pattern, reason: "not a fontconfig pattern")
+      }
+      defer { FcPatternDestroy(parsed) }
+      guard let objects = FcObjectSetCreate() else {
+        throw ShapingError(.internalFailure, input: pattern, reason: "fontconfig cannot allocate")
+      }
+      defer { FcObjectSetDestroy(objects) }
+      for object in [FC_FAMILY, FC_STYLE, FC_FILE, FC_INDEX] { FcObjectSetAdd(objects, object) }
+      guard let set = FcFontList(config, parsed, objects) else { return [] }
+      defer { FcFontSetDestroy(set) }
+      let fonts = (0..<Int(set.pointee.nfont)).compactMap { set.pointee.fonts[$0].flatMap(match(from:)) }
+      return fonts.sorted {
+        ($0.family, $0.style ?? "", $0.file, $0.faceIndex, $0.namedInstance ?? -1)
+          < ($1.family, $1.style ?? "", $1.file, $1.faceIndex, $1.namedInstance ?? -1)
+      }
+    }
+  }
+
+  /// Runs `body` with fontconfig's current configuration, loaded on first use.
+  private static func withConfiguration<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+    // FcConfigReference(NULL) takes a reference to the current configuration, loading it (and
+    // the list of installed fonts) on first use; later calls are cheap.
+    guard let config = FcConfigReference(nil) else {
+      throw ShapingError(.internalFailure, input: "fontconfig", reason: "cannot load the configuration")
+    }
+    defer { FcConfigDestroy(config) }
+    return try body(config)
+  }
+
+  private static func match(from pattern: OpaquePointer) -> Match? {
+    var file: UnsafeMutablePointer<FcChar8>?
+    guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
+    var index: Int32 = 0
+    if FcPatternGetInteger(pattern, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
+    // fontconfig numbers a variable font's named instances (instance + 1) << 16 | face.
+    let instance = Int(index >> 16)
+    return Match(
+      file: String(cString: file), faceIndex: Int(index & 0xFFFF),
+      namedInstance: instance > 0 ? instance - 1 : nil,
+      families: strings(pattern, FC_FAMILY), style: strings(pattern, FC_STYLE).first)
+  }
+
+  private static func strings(_ pattern: OpaquePointer, _ object: String) -> [String] {
+    var values: [String] = []
+    var value: UnsafeMutablePointer<FcChar8>?
+    while FcPatternGetString(pattern, object, Int32(values.count), &value) == FcResultMatch, let value {
+      values.append(String(cString: value))
+    }
+    return values
+  }
+}
+
+extension FontLocator {
+  /// The design coordinates of a variable font's named instance, as variations.
+  ///
+  /// - Throws: `ShapingError` as `FontInfo.init(file:faceIndex:)` does.
+  public static func variations(ofInstance instance: Int, file: String, faceIndex: Int) throws -> [Variation]
+  {
+    let info = try FontInfo(file: file, faceIndex: faceIndex)
+    guard info.namedInstances.indices.contains(instance) else { return [] }
+    return zip(info.variationAxes, info.namedInstances[instance].coordinates).map { Variation($0.tag, $1) }
+  }
+}
