@@ -8,6 +8,7 @@
 //   SwiftShapeDefaultFont               the font used when none is given, embedded at build time
 //   SwiftShape                          the shaping API users call (library product)
 //   SwiftShapeFonts                     fonts by name (fontconfig) and what is in a font (library product)
+//   SwiftShapeFixtures                  expected shaping results: record, check, update (library product)
 //   SwiftShapeCLI                       the `swiftshape` command (thin: parses and prints)
 
 import PackageDescription
@@ -18,6 +19,7 @@ let package = Package(
     .library(name: "SwiftShape", targets: ["SwiftShape"]),
     .library(name: "HarfBuzz", targets: ["HarfBuzz"]),
     .library(name: "SwiftShapeFonts", targets: ["SwiftShapeFonts"]),
+    .library(name: "SwiftShapeFixtures", targets: ["SwiftShapeFixtures"]),
     // The target is not called `swiftshape`: `Sources/swiftshape` and `Sources/SwiftShape` would be
     // the same folder on a case-insensitive file system.
     .executable(name: "swiftshape", targets: ["SwiftShapeCLI"]),
@@ -58,11 +60,17 @@ let package = Package(
       name: "SwiftShapeFonts",
       dependencies: ["HarfBuzz", "SwiftShape", "CFontconfig"]
     ),
+    .target(
+      name: "SwiftShapeFixtures",
+      dependencies: ["HarfBuzz", "SwiftShape", "SwiftShapeFonts"],
+      exclude: ["Schemas"]
+    ),
     .executableTarget(
       name: "SwiftShapeCLI",
       dependencies: [
         "SwiftShape",
         "SwiftShapeFonts",
+        "SwiftShapeFixtures",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -86,6 +94,10 @@ let package = Package(
     .testTarget(
       name: "SwiftShapeFontsTests",
       dependencies: ["SwiftShapeFonts", "TestFixtures"]
+    ),
+    .testTarget(
+      name: "SwiftShapeFixturesTests",
+      dependencies: ["SwiftShapeFixtures", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeCLITests",

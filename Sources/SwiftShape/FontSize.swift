@@ -10,6 +10,28 @@ public enum FontSize: Sendable, Hashable, Codable {
   /// An explicit scale, x and y, as hb-shape's `--font-size`: positions are in 1/scale em.
   case scale(x: Int32, y: Int32)
 
+  /// Parses hb-shape's `--font-size` syntax: `upem`, or one or two numbers (x and y, separated by a
+  /// space or a comma), which hb-shape truncates to integers.
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` for anything else, 0, or a value past the
+  ///   range of a 32-bit scale.
+  public init(parsing text: String) throws {
+    if text == "upem" {
+      self = .unitsPerEm
+      return
+    }
+    let parts = text.split(whereSeparator: { $0 == " " || $0 == "," })
+    let values = parts.compactMap { Double($0) }
+    guard (1...2).contains(parts.count), values.count == parts.count,
+      values.allSatisfy({ $0.isFinite && abs($0) >= 1 && abs($0) <= Double(Int32.max) })
+    else {
+      throw ShapingError(
+        .invalidArgument, input: "--font-size=\(text)",
+        reason: "not a font size ('upem', or one or two numbers from 1 to 2147483647)")
+    }
+    self = .scale(x: Int32(values[0]), y: Int32(values.count == 2 ? values[1] : values[0]))
+  }
+
   /// The unit positions come out in, given the face's units per em.
   public func unit(unitsPerEm upem: Int) -> PositionUnit {
     switch self {

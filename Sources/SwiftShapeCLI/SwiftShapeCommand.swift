@@ -18,7 +18,7 @@ struct SwiftShapeCommand: ParsableCommand {
       66 an input file cannot be opened or read; 70 internal failure.
       """,
     version: SwiftShapeCommand.versionString,
-    subcommands: [Shape.self, Info.self, Fonts.self, Conformance.self],
+    subcommands: [Shape.self, Record.self, Check.self, Info.self, Fonts.self, Conformance.self],
     defaultSubcommand: Shape.self
   )
 

@@ -84,7 +84,7 @@ struct FontOptions: ParsableArguments {
       }
       options.size = .points(points)
     } else if let fontSize {
-      options.size = try FontOptions.parseFontSize(fontSize)
+      options.size = try FontSize(parsing: fontSize)
     }
     if let ppem {
       let values = try FontOptions.parseNumbers(ppem, option: "--font-ppem", range: 0...Double(UInt16.max))
@@ -115,17 +115,6 @@ struct FontOptions: ParsableArguments {
       options.variations = try checked("--variations") { try Variation.parseList(variations) }
     }
     return options
-  }
-
-  /// Parses `--font-size`: `upem`, or one or two numbers (hb-shape truncates them to integers).
-  static func parseFontSize(_ text: String) throws -> FontSize {
-    if text == "upem" { return .unitsPerEm }
-    let values = try parseNumbers(text, option: "--font-size", range: -Double(Int32.max)...Double(Int32.max))
-    guard Int32(values.0) != 0, Int32(values.1) != 0 else {
-      throw ShapingError(
-        .invalidArgument, input: "--font-size=\(text)", reason: "the font size must not be 0")
-    }
-    return .scale(x: Int32(values.0), y: Int32(values.1))
   }
 
   /// Parses one or two numbers separated by a space or comma; one number stands for both.

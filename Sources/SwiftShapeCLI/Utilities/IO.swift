@@ -51,6 +51,13 @@ enum IO {
     ShapingError(.unreadableFile, input: name, reason: String(cString: strerror(errno)))
   }
 
+  /// The current folder.
+  static func currentDirectory() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return "." }
+    return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   /// Whether `path` names an existing folder.
   static func isDirectory(_ path: String) -> Bool {
     var info = stat()

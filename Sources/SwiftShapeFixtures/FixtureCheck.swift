@@ -1,0 +1,269 @@
+import HarfBuzz
+import SwiftShape
+import SwiftShapeFonts
+
+/// What became of one case.
+public struct CaseResult: Sendable {
+  public var fixture: String
+  public var testCase: FixtureCase
+  /// For fontbakery files: the font the test ran with.
+  public var font: String?
+  public var status: Status
+
+  public enum Status: Sendable {
+    case passed
+    /// The glyphs differ: which glyph and which field, and both glyph lists in hb-shape's syntax.
+    case failed(differences: [GlyphDifference], expected: String, actual: String, result: ShapeResult)
+    /// The case could not be run (a missing font, a bad option).
+    case error(ShapingError)
+  }
+
+  public var passed: Bool {
+    if case .passed = status { return true }
+    return false
+  }
+}
+
+/// One difference between an expected and an actual glyph list.
+public struct GlyphDifference: Sendable, Hashable {
+  /// The glyph's index in the list, or nil for the glyph count.
+  public var glyph: Int?
+  /// `count`, `id`, `name`, `cluster`, `x_advance`, `y_advance`, `x_offset` or `y_offset`.
+  public var field: String
+  public var expected: String
+  public var actual: String
+}
+
+extension Fixture {
+  /// Shapes every case and compares it with its expectation.
+  ///
+  /// - Parameters:
+  ///   - fonts: for a fontbakery file, the font files to check every test against (a test's
+  ///     `only` and `exclude` pick among them); ignored for SwiftShape fixtures, which name their
+  ///     fonts.
+  ///   - cache: fonts loaded once for all cases.
+  public func check(fonts: [String] = [], cache: FontCache = FontCache()) -> [CaseResult] {
+    var results: [CaseResult] = []
+    for testCase in cases {
+      switch format {
+      case .swiftshape:
+        results.append(
+          CaseResult(
+            fixture: path, testCase: testCase, font: nil, status: run(testCase, font: nil, cache: cache)))
+      case .fontbakery:
+        guard !fonts.isEmpty else {
+          results.append(
+            CaseResult(
+              fixture: path, testCase: testCase, font: nil,
+              status: .error(
+                ShapingError(.invalidArgument, input: path, reason: "a fontbakery file needs --font-file"))))
+          continue
+        }
+        for font in fonts {
+          let name = Fixture.fileName(font)
+          if testCase.excludedFonts.contains(name) { continue }
+          if let only = testCase.onlyFonts, !only.contains(name) { continue }
+          results.append(
+            CaseResult(
+              fixture: path, testCase: testCase, font: font, status: run(testCase, font: font, cache: cache)))
+        }
+      }
+    }
+    return results
+  }
+
+  /// Checks every case and throws when any fails, with the report as the error's description: one
+  /// call for a Swift Testing or XCTest test.
+  ///
+  /// ```swift
+  /// @Test func shapingHasNotChanged() throws {
+  ///   try Fixture.load("Tests/Fixtures/arabic.json").verify()
+  /// }
+  /// ```
+  public func verify(fonts: [String] = []) throws {
+    let results = check(fonts: fonts)
+    guard results.allSatisfy(\.passed) else {
+      throw FixtureFailure(report: FixtureReport(results: results).text(colored: false))
+    }
+  }
+
+  static func fileName(_ path: String) -> String {
+    String(path.split(separator: "/").last ?? Substring(path))
+  }
+
+  /// Shapes a case with its settings (and, for fontbakery, the font given).
+  func run(_ testCase: FixtureCase, font: String?, cache: FontCache) -> CaseResult.Status {
+    do {
+      let result = try shape(testCase, font: font, cache: cache)
+      let (parsed, text) = try expectedGlyphs(testCase, font: font)
+      let differences = Fixture.compare(parsed, result.glyphs)
+      if differences.isEmpty { return .passed }
+      let textual: Bool
+      if case .glyphs = testCase.expectation { textual = false } else { textual = true }
+      let actual = textual ? Fixture.hbText(result.glyphs, like: text) : Fixture.serialize(result.glyphs)
+      return .failed(differences: differences, expected: text, actual: actual, result: result)
+    } catch let error as ShapingError {
+      return .error(
+        ShapingError(error.kind, input: "\(path): \(testCase.label): \(error.input)", reason: error.reason))
+    } catch {
+      return .error(ShapingError(.internalFailure, input: "\(path): \(testCase.label)", reason: "\(error)"))
+    }
+  }
+
+  /// The result of shaping a case.
+  func shape(_ testCase: FixtureCase, font override: String?, cache: FontCache) throws -> ShapeResult {
+    let settings = testCase.settings
+    let (font, options) = try Fixture.setup(settings, folder: folder, font: override, cache: cache)
+    return try font.shape(testCase.text, options: options)
+  }
+
+  /// The font and options for settings; relative font paths are relative to `folder`.
+  static func setup(_ settings: FixtureSettings, folder: String, font override: String?, cache: FontCache)
+    throws
+    -> (ShapingFont, ShapeOptions)
+  {
+    var fontOptions = ShapingFont.Options()
+    if let points = settings.points {
+      fontOptions.size = .points(points)
+    } else if let size = settings.fontSize {
+      fontOptions.size = try FontSize(parsing: size)
+    }
+    if let variations = settings.variations {
+      fontOptions.variations = try parsed("variations") { try variations.map(Variation.init(parsing:)) }
+    }
+    if let functions = settings.fontFunctions {
+      guard let value = Font.Functions(rawValue: functions) else {
+        throw ShapingError(.invalidArgument, input: "font_funcs \"\(functions)\"", reason: "must be ot or ft")
+      }
+      fontOptions.functions = value
+    }
+    let font: ShapingFont
+    if let file = override ?? settings.fontFile {
+      let path = file.hasPrefix("/") || override != nil ? file : normalized("\(folder)/\(file)")
+      font = try cache.font(file: path, faceIndex: settings.faceIndex ?? 0, options: fontOptions)
+    } else if let pattern = settings.fontPattern {
+      let match = try FontLocator.match(pattern)
+      font = try cache.font(file: match.file, faceIndex: match.faceIndex, options: fontOptions)
+    } else {
+      font = try ShapingFont.defaultFont(options: fontOptions)
+    }
+    var options = ShapeOptions()
+    if let features = settings.features {
+      options.features = try parsed("features") { try features.map(Feature.init(parsing:)) }
+    }
+    if let direction = settings.direction {
+      options.direction = try parsed("direction") { try Direction(parsing: direction) }
+    }
+    if let script = settings.script { options.script = try parsed("script") { try Script(parsing: script) } }
+    if let language = settings.language {
+      options.language = try parsed("language") { try Language(parsing: language) }
+    }
+    if let level = settings.clusterLevel, let value = Buffer.ClusterLevel(rawValue: level) {
+      options.clusterLevel = value
+    }
+    if let unit = settings.clusterUnit {
+      guard let value = ClusterUnit(rawValue: unit) else {
+        throw ShapingError(
+          .invalidArgument, input: "cluster_unit \"\(unit)\"", reason: "must be scalars, utf8 or utf16")
+      }
+      options.clusterUnit = value
+    }
+    return (font, options)
+  }
+
+  /// A path with `.` and `name/..` removed, so that `folder/../font.ttf` does not need `folder`.
+  static func normalized(_ path: String) -> String {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/", omittingEmptySubsequences: false) {
+      if part == "." && !parts.isEmpty { continue }
+      if part == "..", let last = parts.last, last != "..", last != ".", !last.isEmpty {
+        parts.removeLast()
+        continue
+      }
+      parts.append(part)
+    }
+    let joined = parts.joined(separator: "/")
+    return joined.isEmpty ? "." : joined
+  }
+
+  private static func parsed<T>(_ key: String, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as HarfBuzzError {
+      throw ShapingError(.invalidArgument, input: "\(key) '\(error.input)'", reason: error.reason)
+    }
+  }
+
+  /// The expected glyphs of a case (for a fontbakery test, those for `font`) and their text.
+  func expectedGlyphs(_ testCase: FixtureCase, font: String?) throws -> ([ExpectedGlyph], String) {
+    switch testCase.expectation {
+    case .glyphs(let glyphs): return (glyphs, Fixture.serialize(expected: glyphs))
+    case .hbText(let text): return (try ExpectedGlyph.parseHBText(text), text)
+    case .perFont(let entries):
+      let name = font.map(Fixture.fileName)
+      let entry = entries.first { $0.font == name } ?? entries.first { $0.font == "default" }!
+      return (try ExpectedGlyph.parseHBText(entry.text), entry.text)
+    }
+  }
+
+  /// The differences between expected and actual glyphs: each field of each glyph; when the
+  /// counts differ, the count and the first glyph that differs (the glyphs after it are shifted,
+  /// and comparing them would say little).
+  static func compare(_ expected: [ExpectedGlyph], _ actual: [ShapedGlyph]) -> [GlyphDifference] {
+    var differences: [GlyphDifference] = []
+    let countDiffers = expected.count != actual.count
+    if countDiffers {
+      differences.append(
+        GlyphDifference(glyph: nil, field: "count", expected: "\(expected.count)", actual: "\(actual.count)"))
+    }
+    for (index, (want, have)) in zip(expected, actual).enumerated() {
+      if countDiffers && differences.count > 1 { break }
+      func check<T: Equatable>(_ field: String, _ wanted: T?, _ had: T?) {
+        guard let wanted, wanted != had else { return }
+        differences.append(
+          GlyphDifference(
+            glyph: index, field: field, expected: "\(wanted)", actual: had.map { "\($0)" } ?? "(none)"))
+      }
+      if let name = want.name, want.id == nil, let number = UInt32(name), have.name != name {
+        check("id", number, have.id)  // a glyph written by ID (hb-shape's --no-glyph-names)
+      } else {
+        check("name", want.name, have.name)
+      }
+      check("id", want.id, have.id)
+      check("cluster", want.cluster, have.cluster)
+      check("x_advance", want.xAdvance, have.xAdvance)
+      check("y_advance", want.yAdvance, have.yAdvance)
+      check("x_offset", want.xOffset, have.xOffset)
+      check("y_offset", want.yOffset, have.yOffset)
+    }
+    return differences
+  }
+
+  /// Actual glyphs in hb-shape's text syntax.
+  static func serialize(_ glyphs: [ShapedGlyph]) -> String {
+    glyphs.isEmpty ? "[]" : HBFormat(.text).line(for: glyphs)
+  }
+
+  /// Expected glyphs in hb-shape's text syntax, the fields they have.
+  static func serialize(expected glyphs: [ExpectedGlyph]) -> String {
+    "["
+      + glyphs.map { glyph in
+        var text = glyph.name ?? glyph.id.map(String.init) ?? "?"
+        if let cluster = glyph.cluster { text += "=\(cluster)" }
+        if (glyph.xOffset ?? 0) != 0 || (glyph.yOffset ?? 0) != 0 {
+          text += "@\(glyph.xOffset ?? 0),\(glyph.yOffset ?? 0)"
+        }
+        if let advance = glyph.xAdvance {
+          text += "+\(advance)"
+          if let y = glyph.yAdvance, y != 0 { text += ",\(y)" }
+        }
+        return text
+      }.joined(separator: "|") + "]"
+  }
+}
+
+/// A fixture whose cases do not all pass; the description is the report.
+public struct FixtureFailure: Error, CustomStringConvertible, Sendable {
+  public var report: String
+  public var description: String { report }
+}

@@ -1,0 +1,141 @@
+import SwiftShape
+
+/// A report of checked cases, as text for people or JSON for programs.
+public struct FixtureReport: Sendable {
+  public var results: [CaseResult]
+
+  public init(results: [CaseResult]) { self.results = results }
+
+  public var passed: Int { results.filter(\.passed).count }
+  /// Cases whose glyphs differ.
+  public var failed: Int {
+    results.filter {
+      if case .failed = $0.status { return true }
+      return false
+    }.count
+  }
+  /// Cases that could not run.
+  public var errors: Int { results.count - passed - failed }
+
+  /// For each case that did not pass: the case (file, name or index, input), then each difference,
+  /// then both glyph lists; a closing `N passed, N failed` line (cases that could not run count as
+  /// failed). With `colored`, ANSI colors mark failures, expected and actual values.
+  public func text(colored: Bool) -> String {
+    func paint(_ text: String, _ code: String) -> String {
+      colored ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+    var out = ""
+    for result in results {
+      let testCase = result.testCase
+      let font = result.font.map { " with \(Fixture.fileName($0))" } ?? ""
+      switch result.status {
+      case .passed: continue
+      case .error(let error):
+        out += "\(paint("ERROR", "1;31")) \(error.description)\n"
+      case .failed(let differences, let expected, let actual, let shaped):
+        out +=
+          "\(paint("FAIL", "1;31")) \(result.fixture): \(testCase.label)\(font): \(FixtureReport.quoted(testCase.text))\n"
+        for difference in differences {
+          let place: String
+          if let glyph = difference.glyph {
+            let name = shaped.glyphs.indices.contains(glyph) ? shaped.glyphs[glyph].name ?? "" : ""
+            place = "glyph \(glyph)\(name.isEmpty ? "" : " (\(name))")"
+          } else {
+            place = "glyph count"
+          }
+          out +=
+            "  \(place): \(difference.field == "count" ? "" : "\(difference.field) ")expected \(paint(difference.expected, "32")), actual \(paint(difference.actual, "31"))\n"
+        }
+        out += "  expected: \(paint(expected, "32"))\n"
+        out += "  actual:   \(paint(actual, "31"))\n"
+      }
+    }
+    out += "\(passed) passed, \(results.count - passed) failed\n"
+    return out
+  }
+
+  /// The text in quotes, with invisible and control characters written as `\u{…}`.
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      let invisible: Set<Unicode.GeneralCategory> = [
+        .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator,
+      ]
+      if scalar != " " && invisible.contains(scalar.properties.generalCategory) {
+        out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+
+  /// The report as one JSON document: `{"format": "swiftshape-check", "version": 1, "passed",
+  /// "failed", "errors", "cases": [{"file", "index", "name", "font", "input", "status",
+  /// "differences", "expected", "actual", "error"}]}`.
+  public func json() -> String {
+    var w = JSONWriter(spaced: true)
+    w.beginObject()
+    w.key("format", lineBreak: 2)
+    w.string("swiftshape-check")
+    w.key("version")
+    w.number(1)
+    w.key("passed")
+    w.number(passed)
+    w.key("failed")
+    w.number(failed)
+    w.key("errors")
+    w.number(errors)
+    w.key("cases", lineBreak: 2)
+    w.beginArray()
+    for result in results {
+      w.beginObject(lineBreak: 4)
+      w.key("file")
+      w.string(result.fixture)
+      w.key("index")
+      w.number(result.testCase.index)
+      w.key("name")
+      if let name = result.testCase.name { w.string(name) } else { w.null() }
+      if let font = result.font {
+        w.key("font")
+        w.string(font)
+      }
+      w.key("input")
+      w.string(result.testCase.text)
+      w.key("status")
+      switch result.status {
+      case .passed:
+        w.string("pass")
+      case .error(let error):
+        w.string("error")
+        w.key("error")
+        w.string(error.description)
+      case .failed(let differences, let expected, let actual, _):
+        w.string("fail")
+        w.key("differences")
+        w.beginArray()
+        for difference in differences {
+          w.beginObject()
+          w.key("glyph")
+          if let glyph = difference.glyph { w.number(glyph) } else { w.null() }
+          w.key("field")
+          w.string(difference.field)
+          w.key("expected")
+          w.string(difference.expected)
+          w.key("actual")
+          w.string(difference.actual)
+          w.endObject()
+        }
+        w.endArray()
+        w.key("expected")
+        w.string(expected)
+        w.key("actual")
+        w.string(actual)
+      }
+      w.endObject()
+    }
+    w.endArray(lineBreak: results.isEmpty ? nil : 2)
+    w.endObject(lineBreak: 0)
+    return w.output
+  }
+}

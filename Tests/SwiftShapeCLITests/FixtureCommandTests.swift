@@ -1,0 +1,167 @@
+import Foundation
+import TestFixtures
+import Testing
+
+@Suite("swiftshape record and check")
+struct FixtureCommandTests {
+  @Test func passingFixtureExitsZero() throws {
+    let result = try swiftshape(["check", "fixtures/passing.json"])
+    #expect(result.status == 0)
+    #expect(result.out == "6 passed, 0 failed\n")
+  }
+
+  @Test func failuresExitOneAndNameGlyphsAndFields() throws {
+    let result = try swiftshape(["check", "fixtures/mismatches.json"])
+    #expect(result.status == 1)
+    #expect(
+      result.out.contains(
+        "FAIL fixtures/mismatches.json: case 4 \"wrong offset\": \"بِ\"\n  glyph 0 (uni0650): x_offset expected -35, actual 344\n"
+      ))
+    #expect(result.out.contains("  glyph count: expected 4, actual 6\n"))
+    #expect(!result.out.contains("\u{1B}["), "no colors when standard output is not a terminal")
+    #expect(result.out.hasSuffix("0 passed, 5 failed\n"))
+  }
+
+  @Test func jsonReportIsMachineReadable() throws {
+    let result = try swiftshape([
+      "check", "--format", "json", "fixtures/mismatches.json", "fixtures/passing.json",
+    ])
+    #expect(result.status == 1)
+    let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+    #expect(report["format"] as? String == "swiftshape-check")
+    #expect(report["passed"] as? Int == 6 && report["failed"] as? Int == 5 && report["errors"] as? Int == 0)
+    let cases = try #require(report["cases"] as? [[String: Any]])
+    let advance = try #require(cases.first { $0["name"] as? String == "wrong advance" })
+    #expect(advance["status"] as? String == "fail")
+    let differences = try #require(advance["differences"] as? [[String: Any]])
+    #expect(differences.first?["field"] as? String == "x_advance")
+    #expect(
+      differences.first?["expected"] as? String == "476" && differences.first?["actual"] as? String == "556")
+  }
+
+  @Test func fontbakeryFilesTakeTheirFontsFromTheCommandLine() throws {
+    let result = try swiftshape([
+      "check", "--font-file", "fonts/NotoSans-Latin.ttf", "fixtures/fontbakery.json",
+    ])
+    #expect(result.status == 1)
+    #expect(result.out.contains("case 3 \"this one fails: kerning is on\" with NotoSans-Latin.ttf: \"Ta\""))
+    #expect(result.out.contains("  expected: T=0+556|a=1+561\n  actual:   T=0+476|a=1+561\n"))
+    #expect(result.out.hasSuffix("4 passed, 1 failed\n"))
+    let withoutFont = try swiftshape(["check", "fixtures/fontbakery.json"])
+    #expect(withoutFont.status == 65 && withoutFont.out.contains("a fontbakery file needs --font-file"))
+  }
+
+  @Test func unusableFixturesExit65() throws {
+    let folder = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let bad = folder.appendingPathComponent("bad.json")
+    try Data("{\"format\": \"swiftshape-fixture\", \"version\": 1, \"cases\": [{\"text\": \"a\"}]}".utf8)
+      .write(to: bad)
+    let result = try swiftshape(["check", bad.path, "fixtures/passing.json"])
+    #expect(result.status == 65)
+    #expect(result.out.contains("ERROR \(bad.path): case 1: a case needs \"expect\""))
+    #expect(result.out.hasSuffix("6 passed, 1 failed\n"))
+  }
+
+  @Test func foldersAreSearchedForFixtures() throws {
+    let result = try swiftshape(["check", "--font-file", "fonts/NotoSans-Latin.ttf", "fixtures"])
+    #expect(result.status == 1)
+    #expect(result.out.hasSuffix("10 passed, 6 failed\n"))
+  }
+
+  @Test func recordThenFontChangeThenUpdate() throws {
+    let folder = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let font = folder.appendingPathComponent("font.ttf")
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: Paths.latin), to: font)
+    let fixture = folder.appendingPathComponent("cases/latin.json").path
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("cases"), withIntermediateDirectories: true)
+    for (name, arguments) in [("ligature", ["--text", "office"]), ("kerning", ["--text", "Ta AV"])] {
+      let recorded = try swiftshape(
+        ["record", "-o", fixture, "--name", name, "--font-file", font.path] + arguments)
+      #expect(recorded.status == 0, "\(recorded.err)")
+    }
+    let recorded = try String(contentsOfFile: fixture, encoding: .utf8)
+    #expect(recorded.contains("\"font\": \"../font.ttf\""))
+    #expect(try swiftshape(["check", fixture]).status == 0)
+
+    // The font under the fixture changes: another font with the same glyph names.
+    try FileManager.default.removeItem(at: font)
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: Paths.variable), to: font)
+    let failed = try swiftshape(["check", fixture])
+    #expect(failed.status == 1)
+    #expect(failed.out.contains("name expected o, actual uni006F"))
+
+    let updated = try swiftshape(["check", "--update", fixture])
+    #expect(updated.status == 0)
+    #expect(updated.err.contains("re-recorded 2 expectations"))
+    #expect(try swiftshape(["check", fixture]).out == "2 passed, 0 failed\n")
+    let after = try String(contentsOfFile: fixture, encoding: .utf8)
+    #expect(after != recorded)
+    #expect(
+      Self.withoutExpectations(after) == Self.withoutExpectations(recorded), "only expectation lines changed")
+  }
+
+  @Test func recordRefusesFontbakeryFiles() throws {
+    let folder = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let copy = folder.appendingPathComponent("fb.json")
+    try FileManager.default.copyItem(
+      at: URL(fileURLWithPath: "\(Paths.fixtures)/fixtures/fontbakery.json"), to: copy)
+    let result = try swiftshape(["record", "-o", copy.path, "--text", "a"])
+    #expect(
+      result.status == 65 && result.err.contains("cases can only be recorded into a SwiftShape fixture"))
+  }
+
+  @Test(.enabled(if: HarfBuzzTools.hbShape != nil, "hb-shape is not installed"))
+  func recordedFixtureAgreesWithHBShape() throws {
+    // The passing fixture's cases, as hb-shape arguments: every expectation is hb-shape's result.
+    let cases: [(String, [String])] = [
+      ("latin ligature", ["fonts/NotoSans-Latin.ttf", "--text", "office"]),
+      ("latin kerning off", ["fonts/NotoSans-Latin.ttf", "--features=-kern", "--text", "Ta"]),
+      ("arabic marks", ["fonts/NotoSansArabic-Subset.ttf", "--language=ar", "--text", "بِسْمِ"]),
+      ("devanagari", ["fonts/NotoSansDevanagari-Subset.ttf", "-u", "915,94D,937,93F"]),
+      (
+        "vertical, second face",
+        ["fonts/NotoSansCJK-Subset.ttc", "--face-index=1", "--direction=ttb", "--text", "日本"]
+      ),
+      (
+        "variable",
+        [
+          "fonts/InterVariable-Subset.ttf", "--variations=wght=700", "--font-size=768", "--font-ptem=12",
+          "--text", "Wave",
+        ]
+      ),
+    ]
+    let fixture = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: "\(Paths.fixtures)/fixtures/passing.json")))
+        as? [String: Any])
+    let recorded = try #require(fixture["cases"] as? [[String: Any]])
+    for (name, arguments) in cases {
+      let entry = try #require(recorded.first { $0["name"] as? String == name })
+      let expected = try #require(entry["expect"] as? [[String: Any]])
+      let hb = try run(HarfBuzzTools.hbShape!, ["-O", "json"] + arguments)
+      let theirs = try #require(try JSONSerialization.jsonObject(with: hb.stdout) as? [[String: Any]])
+      #expect(expected.map { $0["name"] as? String } == theirs.map { $0["g"] as? String }, "\(name)")
+      for (key, theirKey) in [
+        ("cluster", "cl"), ("x_advance", "ax"), ("y_advance", "ay"), ("x_offset", "dx"), ("y_offset", "dy"),
+      ] {
+        #expect(expected.map { $0[key] as? Int } == theirs.map { $0[theirKey] as? Int }, "\(name): \(key)")
+      }
+    }
+  }
+
+  /// A fixture's lines without the glyph lines of its expectations.
+  static func withoutExpectations(_ text: String) -> [Substring] {
+    text.split(separator: "\n").filter { !$0.contains("\"x_advance\"") }
+  }
+
+  static func scratch() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-fixture-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+}
