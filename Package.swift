@@ -74,6 +74,19 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // The benchmarks: the C limits they measure against, and the runner.
+    .target(
+      name: "CShapeBaseline",
+      dependencies: ["CHarfBuzz"]
+    ),
+    .executableTarget(
+      name: "shape-baseline",
+      dependencies: ["CHarfBuzz"]
+    ),
+    .executableTarget(
+      name: "SwiftShapeBenchmarks",
+      dependencies: ["SwiftShape", "HarfBuzz", "CShapeBaseline"]
+    ),
     // Where the test fonts are, for every test target.
     .target(
       name: "TestFixtures",

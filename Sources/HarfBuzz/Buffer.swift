@@ -1,5 +1,11 @@
 import CHarfBuzz
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Text to shape and, after shaping, the glyphs it became.
 ///
 /// A buffer is mutable scratch space: create one per shaping call (or reuse one on one thread).
@@ -9,7 +15,7 @@ import CHarfBuzz
 public final class Buffer {
   // A buffer is changed by every call that uses it (adding text, shaping), so it is never
   // thread-safe; it is not Sendable (see the unavailable conformance below).
-  let pointer: OpaquePointer
+  @usableFromInline let pointer: OpaquePointer
 
   /// An empty buffer.
   ///
@@ -76,6 +82,14 @@ public final class Buffer {
     let item = item ?? 0..<text.count
     hb_buffer_add_codepoints(
       pointer, text.baseAddress, Int32(clamping: text.count), UInt32(item.lowerBound), Int32(item.count))
+  }
+
+  /// Numbers the items 0, 1, 2, … in their cluster values: what hb-shape does after adding UTF-8
+  /// text, so that clusters count characters rather than bytes.
+  public func numberClustersByItem() {
+    var length: UInt32 = 0
+    guard let infos = hb_buffer_get_glyph_infos(pointer, &length) else { return }
+    for index in 0..<Int(length) { infos[index].cluster = UInt32(index) }
   }
 
   // MARK: Segment properties
@@ -218,6 +232,7 @@ public final class Buffer {
   /// Whether the buffer holds positions: true after shaping, false while substitution runs.
   ///
   /// The corresponding C function is `hb_buffer_has_positions`.
+  @inlinable
   public var hasPositions: Bool { hb_buffer_has_positions(pointer) != 0 }
 
   /// Copies the glyphs out of the buffer: after shaping, or while it is being shaped (from a
@@ -227,17 +242,27 @@ public final class Buffer {
   /// `hb_buffer_get_glyph_positions`; the arrays they return are valid only until the buffer
   /// changes, so they are copied here at once. Positions are read only when the buffer has them:
   /// asking for them otherwise would clear storage HarfBuzz is using mid-shaping.
-  public func glyphs() -> [GlyphRecord] {
+  public func glyphs() -> [GlyphRecord] { glyphs { $0 } }
+
+  /// The glyphs, each made into a value by `transform` as it is read out of the buffer (one array,
+  /// no intermediate copy).
+  @inlinable
+  public func glyphs<Value>(_ transform: (GlyphRecord) -> Value) -> [Value] {
     var length: UInt32 = 0
     guard let infos = hb_buffer_get_glyph_infos(pointer, &length), length > 0 else { return [] }
     let positions = hasPositions ? hb_buffer_get_glyph_positions(pointer, nil) : nil
-    return (0..<Int(length)).map { index in
-      let info = infos[index]
-      let position = positions?[index] ?? hb_glyph_position_t()
-      return GlyphRecord(
-        glyph: info.codepoint, cluster: info.cluster, xAdvance: position.x_advance,
-        yAdvance: position.y_advance, xOffset: position.x_offset, yOffset: position.y_offset,
-        flags: GlyphFlags(rawValue: hb_glyph_info_get_glyph_flags(infos + index).rawValue))
+    return [Value](unsafeUninitializedCapacity: Int(length)) { storage, count in
+      for index in 0..<Int(length) {
+        let info = infos[index]
+        let position = positions?[index] ?? hb_glyph_position_t()
+        storage.baseAddress!.advanced(by: index).initialize(
+          to: transform(
+            GlyphRecord(
+              glyph: info.codepoint, cluster: info.cluster, xAdvance: position.x_advance,
+              yAdvance: position.y_advance, xOffset: position.x_offset, yOffset: position.y_offset,
+              flags: GlyphFlags(rawValue: info.mask & HB_GLYPH_FLAG_DEFINED.rawValue))))
+      }
+      count = Int(length)
     }
   }
 
@@ -301,6 +326,7 @@ public struct GlyphRecord: Hashable, Sendable, Codable {
   /// What may be done at this glyph without reshaping.
   public var flags: GlyphFlags
 
+  @inlinable
   public init(
     glyph: UInt32, cluster: UInt32, xAdvance: Int32, yAdvance: Int32, xOffset: Int32, yOffset: Int32,
     flags: GlyphFlags
@@ -318,7 +344,7 @@ public struct GlyphRecord: Hashable, Sendable, Codable {
 /// Per-glyph flags. The corresponding C type is `hb_glyph_flags_t`.
 public struct GlyphFlags: OptionSet, Hashable, Sendable, Codable {
   public let rawValue: UInt32
-  public init(rawValue: UInt32) { self.rawValue = rawValue }
+  @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// Breaking the line before this glyph's cluster needs reshaping
   /// (`HB_GLYPH_FLAG_UNSAFE_TO_BREAK`).
@@ -328,4 +354,52 @@ public struct GlyphFlags: OptionSet, Hashable, Sendable, Codable {
   /// A tatweel may be inserted before this glyph (`HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL`).
   public static let safeToInsertTatweel = GlyphFlags(
     rawValue: HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL.rawValue)
+}
+
+// MARK: Reuse
+
+extension Buffer {
+  /// Runs `body` with a buffer kept for the current thread and reused by later calls, so that
+  /// shaping many short texts does not allocate a buffer (and grow its arrays) each time. The
+  /// buffer is reset before `body` runs; a nested call gets a buffer of its own.
+  ///
+  /// The corresponding C functions are `hb_buffer_create` (once per thread) and `hb_buffer_reset`.
+  public static func withReusable<Result>(_ body: (Buffer) throws -> Result) throws -> Result {
+    let key = ReusableBufferKey.shared.key
+    let buffer: Buffer
+    if let slot = pthread_getspecific(key) {
+      // Take it out of the slot while it is in use, so that a nested call makes its own.
+      pthread_setspecific(key, nil)
+      buffer = Unmanaged<Buffer>.fromOpaque(slot).takeRetainedValue()
+    } else {
+      buffer = try Buffer()
+    }
+    defer {
+      buffer.messageHandler = nil
+      buffer.reset()
+      if pthread_getspecific(key) == nil {
+        pthread_setspecific(key, Unmanaged.passRetained(buffer).toOpaque())
+      }
+    }
+    return try body(buffer)
+  }
+}
+
+/// The thread-specific slot that holds each thread's reusable buffer; the buffer is released when
+/// its thread exits.
+private final class ReusableBufferKey: Sendable {
+  static let shared = ReusableBufferKey()
+  let key: pthread_key_t
+
+  private init() {
+    var key = pthread_key_t()
+    #if canImport(Darwin)
+      pthread_key_create(&key) { Unmanaged<Buffer>.fromOpaque($0).release() }
+    #else
+      pthread_key_create(&key) { slot in
+        if let slot { Unmanaged<Buffer>.fromOpaque(slot).release() }
+      }
+    #endif
+    self.key = key
+  }
 }

@@ -1,4 +1,5 @@
 import CHarfBuzz
+import Synchronization
 
 /// A BCP 47 language tag (`en`, `ar`, `hi`, `zh-hant`, `tr-TR`), as HarfBuzz canonicalizes it:
 /// lower case, `-` for `_`.
@@ -28,8 +29,19 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
   }
 
   init(_ raw: hb_language_t) {
+    // HarfBuzz interns languages for the life of the process, and the same few come back from
+    // every shaping call: keep their Swift strings rather than make one each time.
+    let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(raw)))
+    if let known = Language.interned.withLock({ $0[key] }) {
+      identifier = known
+      return
+    }
     identifier = String(cString: hb_language_to_string(raw))
+    Language.interned.withLock { $0[key] = identifier }
   }
+
+  /// Languages seen so far, by HarfBuzz's interned pointer.
+  private static let interned = Mutex<[UInt: String]>([:])
 
   /// The interned HarfBuzz language. Looking it up again is a read of HarfBuzz's lock-free list.
   var raw: hb_language_t { hb_language_from_string(identifier, -1) }

@@ -16,41 +16,24 @@ extension ShapingFont {
   /// let result = try font.shape("office", options: options)
   /// ```
   public func shape(_ text: String, options: ShapeOptions = ShapeOptions()) throws -> ShapeResult {
-    let buffer: Buffer
     do {
-      buffer = try Buffer()
+      return try Buffer.withReusable { buffer in try shape(text, options: options, in: buffer) }
     } catch let error as HarfBuzzError {
       throw ShapingError(error)
     }
+  }
+
+  private func shape(_ text: String, options: ShapeOptions, in buffer: Buffer) throws -> ShapeResult {
     add(text, to: buffer, options: options)
-    buffer.direction = options.direction
-    buffer.script = options.script
-    buffer.language = options.language
-    buffer.flags = options.bufferFlags
-    buffer.clusterLevel = options.clusterLevel
-    buffer.invisibleGlyph = options.invisibleGlyph
-    buffer.notFoundGlyph = options.notFoundGlyph
+    if let direction = options.direction { buffer.direction = direction }
+    if let script = options.script { buffer.script = script }
+    if let language = options.language { buffer.language = language }
+    if !options.bufferFlags.isEmpty { buffer.flags = options.bufferFlags }
+    if options.clusterLevel != .monotoneGraphemes { buffer.clusterLevel = options.clusterLevel }
+    if options.invisibleGlyph != 0 { buffer.invisibleGlyph = options.invisibleGlyph }
+    if options.notFoundGlyph != 0 { buffer.notFoundGlyph = options.notFoundGlyph }
     if options.verify { buffer.flags.insert(.verify) }
     buffer.guessSegmentProperties()
-
-    var names: [UInt32: String] = [:]
-    func shapedGlyphs(_ records: [GlyphRecord]) -> [ShapedGlyph] {
-      records.map { record in
-        var name: String?
-        if options.includeGlyphNames {
-          if let known = names[record.glyph] {
-            name = known
-          } else {
-            name = font.glyphLabel(record.glyph)
-            names[record.glyph] = name
-          }
-        }
-        return ShapedGlyph(
-          id: record.glyph, name: name, cluster: Int(record.cluster), xAdvance: record.xAdvance,
-          yAdvance: record.yAdvance, xOffset: record.xOffset, yOffset: record.yOffset,
-          flags: record.flags, extents: options.includeExtents ? font.glyphExtents(record.glyph) : nil)
-      }
-    }
 
     var trace: [TraceEvent] = []
     var verifyErrors: [String] = []
@@ -59,16 +42,15 @@ extension ShapingFont {
         if message.hasPrefix("buffer verify error: ") {
           verifyErrors.append(String(message.dropFirst("buffer verify error: ".count)))
         } else if options.trace {
-          let records = buffer.glyphs()
           if buffer.contentType == .glyphs {
             trace.append(
-              TraceEvent(message: message, glyphs: shapedGlyphs(records), hasPositions: buffer.hasPositions))
+              TraceEvent(
+                message: message, glyphs: self.glyphs(of: buffer, options: options), hasPositions: buffer.hasPositions))
           } else {
-            let codePoints = records.map {
+            let codePoints = buffer.glyphs {
               ShapedGlyph(id: $0.glyph, cluster: Int($0.cluster), xAdvance: 0, flags: $0.flags)
             }
-            trace.append(
-              TraceEvent(message: message, glyphs: codePoints, hasPositions: false, holdsCodePoints: true))
+            trace.append(TraceEvent(message: message, glyphs: codePoints, hasPositions: false, holdsCodePoints: true))
           }
         }
         return true
@@ -88,14 +70,39 @@ extension ShapingFont {
     }
     buffer.messageHandler = nil
     if options.normalizeGlyphs { buffer.normalizeGlyphs() }
-    let glyphs = shapedGlyphs(buffer.glyphs())
-    let scale = font.scale
+    let glyphs = self.glyphs(of: buffer, options: options)
     let run = ShapedRun(
-      font: identity, unit: unit, scale: Scale(x: scale.x, y: scale.y),
+      font: identity, unit: unit, scale: scale,
       direction: buffer.direction ?? .leftToRight, script: buffer.script ?? .unknown,
       language: buffer.language, glyphs: glyphs)
     return ShapeResult(
       text: text, clusterUnit: options.clusterUnit, runs: [run], trace: options.trace ? trace : nil)
+  }
+
+  /// The buffer's glyphs as shaped glyphs, with names and extents when the options ask.
+  private func glyphs(of buffer: Buffer, options: ShapeOptions) -> [ShapedGlyph] {
+    var glyphs: [ShapedGlyph]
+    if options.includeGlyphNames {
+      glyphs = names.withLock { names in
+        buffer.glyphs { record in
+          var glyph = ShapedGlyph(record)
+          if let name = names[record.glyph] {
+            glyph.name = name
+          } else {
+            let name = font.glyphLabel(record.glyph)
+            names[record.glyph] = name
+            glyph.name = name
+          }
+          return glyph
+        }
+      }
+    } else {
+      glyphs = buffer.glyphs(ShapedGlyph.init)
+    }
+    if options.includeExtents {
+      for index in glyphs.indices { glyphs[index].extents = font.glyphExtents(glyphs[index].id) }
+    }
+    return glyphs
   }
 
   /// Shapes a sequence of Unicode scalars (as `-u U+0061,U+0301` gives them).
@@ -108,8 +115,8 @@ extension ShapingFont {
   }
 
   /// Adds the text with its context the way hb-shape does: the context before, then the text as
-  /// the item (so clusters start at 0), then the context after; each in the encoding whose unit
-  /// the clusters are to count.
+  /// the item (so clusters start at 0), then the context after; clusters then count what the
+  /// options' cluster unit counts (hb-shape adds UTF-8 and renumbers by character the same way).
   private func add(_ text: String, to buffer: Buffer, options: ShapeOptions) {
     func addUnits<Unit>(
       _ units: (String) -> [Unit], _ add: (Buffer, UnsafeBufferPointer<Unit>, Range<Int>) -> Void
@@ -125,12 +132,26 @@ extension ShapingFont {
       }
     }
     switch options.clusterUnit {
-    case .unicodeScalars:
-      addUnits({ $0.unicodeScalars.map(\.value) }, { $0.add(utf32: $1, item: $2) })
-    case .utf8:
-      addUnits({ Array($0.utf8) }, { $0.add(utf8: $1, item: $2) })
+    case .unicodeScalars, .utf8:
+      func addUTF8(_ string: String, item: (Int) -> Range<Int>) {
+        var string = string
+        string.withUTF8 { buffer.add(utf8: $0, item: item($0.count)) }
+      }
+      if !options.textBefore.isEmpty { addUTF8(options.textBefore) { $0..<$0 } }
+      addUTF8(text) { 0..<$0 }
+      if !options.textAfter.isEmpty { addUTF8(options.textAfter) { _ in 0..<0 } }
+      if options.clusterUnit == .unicodeScalars { buffer.numberClustersByItem() }
     case .utf16:
       addUnits({ Array($0.utf16) }, { $0.add(utf16: $1, item: $2) })
     }
+  }
+}
+
+extension ShapedGlyph {
+  /// A glyph from HarfBuzz's record, without name or extents.
+  init(_ record: GlyphRecord) {
+    self.init(
+      id: record.glyph, cluster: Int(record.cluster), xAdvance: record.xAdvance, yAdvance: record.yAdvance,
+      xOffset: record.xOffset, yOffset: record.yOffset, flags: record.flags)
   }
 }

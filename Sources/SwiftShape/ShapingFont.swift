@@ -1,4 +1,5 @@
 import HarfBuzz
+import Synchronization
 import SwiftShapeDefaultFont
 
 /// A font ready to shape with: a face from a file (or the embedded default font) at a size, with
@@ -45,6 +46,12 @@ public final class ShapingFont: Sendable {
   public let unit: PositionUnit
   /// The HarfBuzz font, for what the shaping API does not cover.
   public let font: Font
+
+  /// The font scale, x and y.
+  public let scale: Scale
+
+  /// Glyph names looked up so far; names never change, so each is looked up once.
+  let names = Mutex<[UInt32: String]>([:])
 
   /// Loads face `faceIndex` of the font file at `path`.
   ///
@@ -135,6 +142,7 @@ public final class ShapingFont: Sendable {
     configuration.functions = options.functions
     configuration.freeTypeLoadFlags = options.freeTypeLoadFlags
     self.font = Font(face: face, configuration: configuration)
+    self.scale = Scale(x: scale.x, y: scale.y)
     self.options = options
     self.unit = options.size.unit(unitsPerEm: face.unitsPerEm)
     self.identity = FontIdentity(face: face, file: file, font: font)

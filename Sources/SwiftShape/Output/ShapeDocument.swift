@@ -1,5 +1,27 @@
 import HarfBuzz
 
+/// Writes SwiftShape's JSON document one input line at a time, as JSON Lines: each line a whole
+/// compact document with one result. The part every line shares is made once.
+public struct ShapeDocumentLines: Sendable {
+  private let document: ShapeDocument
+  private let header: [UInt8]
+
+  /// A writer for documents of `font` and `options`.
+  public init(font: ShapingFont, options: ShapeOptions, pattern: String? = nil) {
+    var document = ShapeDocument(font: font, options: options, entries: [])
+    document.pattern = pattern
+    self.document = document
+    header = document.compactHeader()
+  }
+
+  /// Appends one line, its newline included, for `entry`.
+  public func append(_ entry: ShapeDocument.Entry, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: header)
+    document.appendCompact(entry, to: &bytes)
+    bytes.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "\n")])
+  }
+}
+
 /// SwiftShape's JSON document for shaped text: the font, the units, the options, and one result
 /// per input line. The format is documented in the README and described by
 /// `Sources/SwiftShape/Schemas/shape-document.schema.json`.
@@ -46,10 +68,46 @@ public struct ShapeDocument: Sendable {
 
   /// The document as JSON text, without a final newline.
   public func json(_ layout: Layout = .pretty) -> String {
-    let pretty = layout == .pretty
-    func at(_ indent: Int) -> Int? { pretty ? indent : nil }
-    var w = JSONWriter(spaced: pretty)
+    guard layout == .pretty else {
+      var bytes = compactHeader()
+      for (index, entry) in entries.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        appendCompact(entry, to: &bytes)
+      }
+      bytes.append(contentsOf: Array("]}".utf8))
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    var w = JSONWriter(spaced: true)
     w.beginObject()
+    writeHeader(&w, pretty: true)
+    w.beginArray()
+    for entry in entries {
+      writeEntry(entry, to: &w, pretty: true)
+    }
+    w.endArray(lineBreak: entries.isEmpty ? nil : 2)
+    w.endObject(lineBreak: 0)
+    return w.output
+  }
+
+  /// Everything before the first result in the compact layout: `{"format": … "results":[`.
+  func compactHeader() -> [UInt8] {
+    var w = JSONWriter(spaced: false, capacity: 512)
+    w.beginObject()
+    writeHeader(&w, pretty: false)
+    w.beginArray()
+    return w.bytes
+  }
+
+  /// One result in the compact layout.
+  func appendCompact(_ entry: Entry, to bytes: inout [UInt8]) {
+    var w = JSONWriter(spaced: false, capacity: 64 + 96 * entry.result.runs.reduce(0) { $0 + $1.glyphs.count })
+    writeEntry(entry, to: &w, pretty: false)
+    bytes.append(contentsOf: w.bytes)
+  }
+
+  /// The keys before `results`, and the `results` key.
+  private func writeHeader(_ w: inout JSONWriter, pretty: Bool) {
+    func at(_ indent: Int) -> Int? { pretty ? indent : nil }
     w.key("format", lineBreak: at(2))
     w.string(ShapeDocument.format)
     w.key("version")
@@ -61,8 +119,7 @@ public struct ShapeDocument: Sendable {
     w.key("units", lineBreak: at(2))
     w.string(font.unit.description)
     w.key("scale")
-    let scale = font.font.scale
-    w.pair(x: scale.x, y: scale.y)
+    w.pair(x: font.scale.x, y: font.scale.y)
     w.key("ptem")
     w.number(Double(font.font.configuration.pointSize))
     w.key("font_funcs")
@@ -80,13 +137,6 @@ public struct ShapeDocument: Sendable {
     w.key("cluster_unit")
     w.string(options.clusterUnit.rawValue)
     w.key("results", lineBreak: at(2))
-    w.beginArray()
-    for entry in entries {
-      writeEntry(entry, to: &w, pretty: pretty)
-    }
-    w.endArray(lineBreak: entries.isEmpty ? nil : at(2))
-    w.endObject(lineBreak: at(0))
-    return w.output
   }
 
   private func writeFont(_ w: inout JSONWriter) {

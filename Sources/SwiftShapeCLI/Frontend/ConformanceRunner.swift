@@ -33,7 +33,7 @@ struct ConformanceRunner {
     let tests = try loadTests()
     let fonts = FontCache(limit: 4096)
     let parser = try ShapeArgumentParser()
-    let outcomes = try ParallelMap.run(tests, jobs: jobs) { test in
+    let outcomes = ParallelMap.run(tests, jobs: jobs) { test in
       ConformanceRunner.run(test, parser: parser, fonts: fonts)
     }
     let out = Output.standardOutput()

@@ -154,6 +154,7 @@ struct ShapeArgumentParser: Sendable {
     flag("--ned") { $0.output.noExtraData = true }
     flag("-V", "--trace") { $0.output.trace = true }
     value("-n", "--num-iterations") { $0.output.iterations = try number($1, "--num-iterations") }
+    value("--jobs") { $0.output.jobs = try number($1, "--jobs") }
     flag("--batch") { $0.batch = true }
     return table
   }()

@@ -6,7 +6,7 @@ import SwiftShapeFonts
 /// settings. Made from the `shape` command's options, on the command line or from a batch line.
 struct ShapeRequest {
   var font: ShapingFont
-  var lines: [String]
+  var input: TextOptions.Input
   var options: ShapeOptions
   var output: OutputOptions
   var format: OutputOptions.Format
@@ -82,34 +82,73 @@ struct ShapeRequest {
       }
       font = try ShapingFont.defaultFont(options: fontOptions)
     }
-    lines = try command.text.lines(positionalText: positionalText, standardInputAllowed: standardInputAllowed)
+    input = try command.text.input(positionalText: positionalText, standardInputAllowed: standardInputAllowed)
   }
 
-  /// Shapes every line and writes the result to `out`: line by line for the line-oriented formats,
-  /// all at once for the JSON document. A failing line stops the request; what it would have
-  /// printed is not written.
+  /// Shapes every line and writes the result to `out`: line by line for the line-oriented formats
+  /// (a file or standard input is read as it goes, in batches shaped by `--jobs` threads, and
+  /// written in input order), all at once for the JSON document. A failing line stops the request;
+  /// what it would have printed is not written.
   ///
   /// - Parameter compact: write the JSON document on one line (in a batch, one line per request).
   func run(to out: Output, compact: Bool = false) throws {
-    switch format {
-    case .json:
-      let entries = try lines.enumerated().map { index, line in
-        ShapeDocument.Entry(line: index + 1, result: try shape(line))
+    if format == .json {
+      var entries: [ShapeDocument.Entry] = []
+      try forEachBatch { batch, firstLine in
+        let results = try shapeAll(batch)
+        for (index, result) in results.enumerated() {
+          entries.append(ShapeDocument.Entry(line: firstLine + index, result: result))
+        }
       }
       var document = ShapeDocument(font: font, options: options, entries: entries)
       document.pattern = pattern
       out.write(document.json(compact ? .compact : .pretty) + "\n")
-    case .jsonl:
-      for (index, line) in lines.enumerated() {
-        let entry = ShapeDocument.Entry(line: index + 1, result: try shape(line))
-        var document = ShapeDocument(font: font, options: options, entries: [entry])
-        document.pattern = pattern
-        out.write(document.json(.compact) + "\n")
+      return
+    }
+    let lines = format == .jsonl ? ShapeDocumentLines(font: font, options: options, pattern: pattern) : nil
+    let hbFormat = output.hbFormat(format == .hbJSON ? .json : .text)
+    try forEachBatch { batch, firstLine in
+      let outputs = ParallelMap.run(Array(batch.enumerated()), jobs: output.jobs) { index, line in
+        Result { () throws -> [UInt8] in
+          if let lines {
+            var bytes: [UInt8] = []
+            lines.append(ShapeDocument.Entry(line: firstLine + index, result: try shape(line)), to: &bytes)
+            return bytes
+          }
+          return Array(try hbLines(for: line, number: firstLine + index, format: hbFormat).utf8)
+        }
       }
-    case .text, .hbJSON:
-      let format = output.hbFormat(self.format == .text ? .text : .json)
-      for (index, line) in lines.enumerated() {
-        out.write(try hbLines(for: line, number: index + 1, format: format))
+      for bytes in outputs { out.write(try bytes.get()) }
+    }
+  }
+
+  /// Shapes lines on `--jobs` threads.
+  private func shapeAll(_ lines: [String]) throws -> [ShapeResult] {
+    try ParallelMap.run(lines, jobs: output.jobs) { line in Result { try shape(line) } }.map { try $0.get() }
+  }
+
+  /// Calls `body` with the input's lines in batches, each with the number of its first line; a
+  /// stream is read a batch at a time, with a progress bar on a terminal.
+  private func forEachBatch(_ body: ([String], Int) throws -> Void) throws {
+    switch input {
+    case .lines(let lines):
+      let size = 256
+      for start in stride(from: 0, to: lines.count, by: size) {
+        try body(Array(lines[start..<min(start + size, lines.count)]), start + 1)
+      }
+    case .stream(let path):
+      var reader = try TextLines(path: path)
+      defer { reader.close() }
+      let progress = reader.size.flatMap { Progress(total: $0) }
+      defer { progress?.finish() }
+      var first = 1
+      while true {
+        var batch: [String] = []
+        while batch.count < 256, let line = try reader.next() { batch.append(line) }
+        if batch.isEmpty { return }
+        try body(batch, first)
+        first += batch.count
+        progress?.update(reader.offset)
       }
     }
   }

@@ -76,6 +76,13 @@ struct OutputOptions: ParsableArguments {
   var trace = false
 
   @Option(
+    name: .customLong("jobs"),
+    help: ArgumentHelp(
+      "Shape this many lines at once (text files and standard input, --requests); output stays in input order.",
+      valueName: "N"))
+  var jobs: Int = 1
+
+  @Option(
     name: [.customShort("n"), .customLong("num-iterations")],
     help: ArgumentHelp("Shape each line this many times (for timing); print the result once.", valueName: "N")
   )
@@ -110,6 +117,9 @@ struct OutputOptions: ParsableArguments {
   var showsLineNumber: Bool { showLineNumber || verbose }
 
   func check() throws {
+    guard (1...256).contains(jobs) else {
+      throw ShapingError(.invalidArgument, input: "--jobs=\(jobs)", reason: "must be from 1 to 256")
+    }
     guard iterations >= 1 else {
       throw ShapingError(
         .invalidArgument, input: "--num-iterations=\(iterations)", reason: "must be 1 or more")

@@ -70,32 +70,47 @@ struct TextOptions: ParsableArguments {
     )
   }
 
-  /// The input lines, from exactly one source: `--text`, `--text-file`, `--unicodes`, the
-  /// positional text, or standard input (unless `standardInputAllowed` is false, as in a batch).
-  func lines(positionalText: String?, standardInputAllowed: Bool = true) throws -> [String] {
+  /// Where the lines to shape come from.
+  enum Input {
+    /// Lines given on the command line (or read whole, with `--single-par`).
+    case lines([String])
+    /// A file, or standard input for `-`, read a line at a time.
+    case stream(path: String)
+  }
+
+  /// The input, from exactly one source: `--text`, `--text-file`, `--unicodes`, the positional
+  /// text, or standard input (unless `standardInputAllowed` is false, as in a batch).
+  func input(positionalText: String?, standardInputAllowed: Bool = true) throws -> Input {
     let given = givenSources + (positionalText.map { _ in ["the text argument"] } ?? [])
     guard given.count <= 1 else {
-      throw ShapingError(
-        .invalidArgument, input: given.joined(separator: ", "), reason: "give the text one way only")
+      throw ShapingError(.invalidArgument, input: given.joined(separator: ", "), reason: "give the text one way only")
     }
     if let unicodes {
       var view = String.UnicodeScalarView()
       view.append(contentsOf: try TextInput.scalars(fromUnicodesList: unicodes))
-      return [String(view)]
+      return .lines([String(view)])
     }
-    let whole: String
     if let text = text ?? positionalText {
-      whole = text
-    } else {
-      let path = textFile ?? "-"
-      guard path != "-" || standardInputAllowed else {
-        throw ShapingError(
-          .invalidArgument, input: "request",
-          reason: "no text given (a batch request never reads standard input)")
-      }
-      whole = try TextInput.decode(try IO.readAll(path: path), name: path == "-" ? "standard input" : path)
+      return .lines(singleParagraph ? (text.isEmpty ? [] : [text]) : TextInput.lines(of: text))
     }
-    if singleParagraph { return whole.isEmpty ? [] : [whole] }
-    return TextInput.lines(of: whole)
+    let path = textFile ?? "-"
+    guard path != "-" || standardInputAllowed else {
+      throw ShapingError(
+        .invalidArgument, input: "request", reason: "no text given (a batch request never reads standard input)")
+    }
+    if singleParagraph {
+      let whole = try TextInput.decode(try IO.readAll(path: path), name: path == "-" ? "standard input" : path)
+      return .lines(whole.isEmpty ? [] : [whole])
+    }
+    return .stream(path: path)
+  }
+
+  /// All the input lines at once.
+  func lines(positionalText: String?, standardInputAllowed: Bool = true) throws -> [String] {
+    switch try input(positionalText: positionalText, standardInputAllowed: standardInputAllowed) {
+    case .lines(let lines): return lines
+    case .stream(let path):
+      return try TextInput.lines(fromUTF8: IO.readAll(path: path), name: path == "-" ? "standard input" : path)
+    }
   }
 }

@@ -49,6 +49,16 @@ final class Output {
     if pending.count >= 1 << 16 { try? flush() }
   }
 
+  /// Writes UTF-8 bytes.
+  func write(_ bytes: [UInt8]) {
+    if case .memory = destination {
+      text += String(decoding: bytes, as: UTF8.self)
+      return
+    }
+    pending.append(contentsOf: bytes)
+    if pending.count >= 1 << 16 { try? flush() }
+  }
+
   /// Writes what is buffered.
   func flush() throws {
     guard !pending.isEmpty else { return }

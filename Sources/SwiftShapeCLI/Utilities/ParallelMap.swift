@@ -4,11 +4,11 @@ import Synchronization
 /// Maps items on several threads, keeping their order.
 enum ParallelMap {
   /// `items.map(body)`, computed by `jobs` threads taking the next item as they finish one.
-  static func run<Item: Sendable, Result: Sendable>(
-    _ items: [Item], jobs: Int, _ body: @Sendable (Item) -> Result
-  ) throws -> [Result] {
+  static func run<Item: Sendable, Mapped: Sendable>(
+    _ items: [Item], jobs: Int, _ body: @Sendable (Item) -> Mapped
+  ) -> [Mapped] {
     guard jobs > 1, items.count > 1 else { return items.map(body) }
-    let results = Mutex<[Result?]>(Array(repeating: nil, count: items.count))
+    let results = Mutex<[Mapped?]>(Array(repeating: nil, count: items.count))
     let next = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: min(jobs, items.count)) { _ in
       while true {

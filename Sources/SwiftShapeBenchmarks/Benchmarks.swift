@@ -1,0 +1,158 @@
+import CShapeBaseline
+import HarfBuzz
+import SwiftShape
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A corpus of HarfBuzz's benchmark texts with the font to shape it with.
+struct Corpus {
+  var name: String
+  var font: String
+  var text: String
+  var lines: [String]
+}
+
+/// One measured ratio with its target.
+struct Figure {
+  var name: String
+  var value: Double
+  var target: String
+  var met: Bool
+  var detail: String
+}
+
+/// Benchmarks of SwiftShape against the C limit and hb-shape, all measured in one run, medians of
+/// interleaved trials (the machine is noisy; ratios measured side by side hold better than times).
+struct Benchmarks {
+  var swiftshape: String
+  var baseline: String
+  var hbShape: String
+  var corpora: [Corpus]
+  var trials: Int
+
+  /// Library throughput: `ShapingFont.shape` against a C loop around `hb_shape`, CPU time. The
+  /// two run in alternation, a pass over the corpus each, and the figure is the median of the
+  /// paired ratios, so that the machine's drifts touch both sides of each pair alike.
+  func library(_ corpus: Corpus) throws -> Figure {
+    guard let c = swiftshape_baseline_open(corpus.font) else {
+      throw ShapingError(.unreadableFile, input: corpus.font, reason: "cannot open")
+    }
+    defer { swiftshape_baseline_close(c) }
+    let font = try ShapingFont(file: corpus.font)
+    var options = ShapeOptions()
+    options.includeGlyphNames = false
+    let cLines = corpus.lines.map { strdup($0) }
+    defer { cLines.forEach { free($0) } }
+    let pointers: [UnsafePointer<CChar>?] = cLines.map { UnsafePointer($0) }
+    let lengths = corpus.lines.map { Int32($0.utf8.count) }
+    // About 20 ms a pass.
+    let rounds = max(1, 2_000 / max(1, corpus.lines.count))
+    func passC() -> (Double, Int) {
+      let start = Measure.cpuTime()
+      let glyphs = Int(swiftshape_baseline_shape(c, pointers, lengths, Int32(pointers.count), Int32(rounds)))
+      return (Measure.cpuTime() - start, glyphs)
+    }
+    func passSwift() throws -> (Double, Int) {
+      let start = Measure.cpuTime()
+      var glyphs = 0
+      for _ in 0..<rounds {
+        for line in corpus.lines { glyphs += try font.shape(line, options: options).runs[0].glyphs.count }
+      }
+      return (Measure.cpuTime() - start, glyphs)
+    }
+    _ = passC()
+    _ = try passSwift()
+    if getenv("ONLY_SWIFT") != nil {
+      for _ in 0..<60 { _ = try passSwift() }
+      exit(0)
+    }
+    var ratios: [Double] = []
+    var cTimes: [Double] = []
+    var swiftTimes: [Double] = []
+    for pair in 0..<(trials * 8) {
+      // Alternate which side goes first.
+      let (cTime, cGlyphs): (Double, Int)
+      let (swiftTime, swiftGlyphs): (Double, Int)
+      if pair % 2 == 0 {
+        (cTime, cGlyphs) = passC()
+        (swiftTime, swiftGlyphs) = try passSwift()
+      } else {
+        (swiftTime, swiftGlyphs) = try passSwift()
+        (cTime, cGlyphs) = passC()
+      }
+      guard cGlyphs == swiftGlyphs else {
+        throw ShapingError(.internalFailure, input: corpus.name, reason: "C shaped \(cGlyphs) glyphs, Swift \(swiftGlyphs)")
+      }
+      ratios.append(cTime / swiftTime)
+      cTimes.append(cTime)
+      swiftTimes.append(swiftTime)
+    }
+    let ratio = Measure.median(ratios)
+    let perLine = { (time: Double) in time / Double(rounds * corpus.lines.count) * 1e6 }
+    return Figure(
+      name: "library \(corpus.name)", value: ratio, target: "≥ 0.95× C", met: ratio >= 0.95,
+      detail: "\(fixed(perLine(Measure.median(swiftTimes)))) µs a line; C \(fixed(perLine(Measure.median(cTimes)))) µs")
+  }
+
+  /// The command: `swiftshape shape -O jsonl --text-file` against the C writer and `hb-shape -O json`, CPU time.
+  func command(_ corpus: Corpus) -> [Figure] {
+    var ours: [Double] = []
+    var limit: [Double] = []
+    var theirs: [Double] = []
+    for _ in 0..<trials {
+      ours.append(Measure.run([swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", corpus.text]).cpu)
+      limit.append(Measure.run([baseline, corpus.font, corpus.text]).cpu)
+      theirs.append(Measure.run([hbShape, "-O", "json", "--font-file", corpus.font, "--text-file", corpus.text]).cpu)
+    }
+    let toLimit = Measure.median(ours) / Measure.median(limit)
+    let toHB = Measure.median(theirs) / Measure.median(ours)
+    let detail =
+      "swiftshape \(fixed(Measure.median(ours) * 1e3, 0)) ms, C \(fixed(Measure.median(limit) * 1e3, 0)) ms, hb-shape \(fixed(Measure.median(theirs) * 1e3, 0)) ms"
+    return [
+      Figure(name: "command \(corpus.name) vs C", value: toLimit, target: "≤ 1.2× C", met: toLimit <= 1.2, detail: detail),
+      Figure(name: "command \(corpus.name) vs hb-shape", value: toHB, target: "> 1× (faster)", met: toHB > 1, detail: ""),
+    ]
+  }
+
+  /// Start-up: shaping one word, whole process, wall time.
+  func startUp(font: String) -> Figure {
+    var ours: [Double] = []
+    var theirs: [Double] = []
+    for _ in 0..<(trials * 10) {
+      ours.append(Measure.run([swiftshape, "shape", "-O", "text", "--font-file", font, "--text", "Hello"]).wall)
+      theirs.append(Measure.run([hbShape, "--font-file", font, "--text", "Hello"]).wall)
+    }
+    let ratio = Measure.median(ours) / Measure.median(theirs)
+    return Figure(
+      name: "start-up", value: ratio, target: "≤ 1.3× hb-shape", met: ratio <= 1.3,
+      detail: "swiftshape \(fixed(Measure.median(ours) * 1e3)) ms, hb-shape \(fixed(Measure.median(theirs) * 1e3)) ms")
+  }
+
+  /// `--jobs 2` against `--jobs 1` on a large input, wall time.
+  func parallel(_ corpus: Corpus, large: String) -> Figure {
+    var one: [Double] = []
+    var two: [Double] = []
+    for _ in 0..<trials {
+      one.append(Measure.run([swiftshape, "shape", "-O", "jsonl", "--jobs", "1", "--font-file", corpus.font, "--text-file", large]).wall)
+      two.append(Measure.run([swiftshape, "shape", "-O", "jsonl", "--jobs", "2", "--font-file", corpus.font, "--text-file", large]).wall)
+    }
+    let ratio = Measure.median(one) / Measure.median(two)
+    return Figure(
+      name: "--jobs 2", value: ratio, target: "≥ 1.7× --jobs 1", met: ratio >= 1.7,
+      detail: "\(fixed(Measure.median(one) * 1e3, 0)) ms with 1 job, \(fixed(Measure.median(two) * 1e3, 0)) ms with 2")
+  }
+
+  /// Peak memory of streaming 8× the input against 1×.
+  func memory(_ corpus: Corpus, large: String) -> Figure {
+    let small = Measure.run([swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", corpus.text]).maxRSS
+    let big = Measure.run([swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", large]).maxRSS
+    let ratio = Double(big) / Double(max(1, small))
+    return Figure(
+      name: "memory 8× input", value: ratio, target: "≤ 1.2× RSS", met: ratio <= 1.2,
+      detail: "\(small / 1024) MiB for 1×, \(big / 1024) MiB for 8×")
+  }
+}

@@ -1,0 +1,82 @@
+import HarfBuzz
+import SwiftShape
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// swiftshape-benchmarks CORPUS-FOLDER DEVANAGARI-FONT SWIFTSHAPE SHAPE-BASELINE HB-SHAPE [TRIALS]
+// Prints every ratio the performance targets name, measured in this one run, and a Markdown table
+// for the README. `.ci/benchmark` builds and runs it.
+let arguments = CommandLine.arguments
+guard arguments.count >= 6 else {
+  printError("usage: swiftshape-benchmarks CORPUS DEVANAGARI-FONT SWIFTSHAPE SHAPE-BASELINE HB-SHAPE [TRIALS]")
+  exit(64)
+}
+let corpusFolder = arguments[1]
+
+func lines(_ path: String) -> [String] {
+  guard let blob = try? Blob(contentsOfFile: path) else {
+    printError("swiftshape-benchmarks: cannot read \(path)")
+    exit(66)
+  }
+  return String(decoding: blob.bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+}
+
+func corpus(_ name: String, font: String, text: String) -> Corpus {
+  let path = "\(corpusFolder)/texts/\(text)"
+  return Corpus(name: name, font: font, text: path, lines: lines(path))
+}
+
+let corpora = [
+  corpus("Roboto en-thelittleprince", font: "\(corpusFolder)/fonts/Roboto-Regular.ttf", text: "en-thelittleprince.txt"),
+  corpus("Amiri fa-thelittleprince", font: "\(corpusFolder)/fonts/Amiri-Regular.ttf", text: "fa-thelittleprince.txt"),
+  corpus("NotoNastaliqUrdu fa-words", font: "\(corpusFolder)/fonts/NotoNastaliqUrdu-Regular.ttf", text: "fa-words.txt"),
+  corpus("NotoSansDevanagari hi-words", font: arguments[2], text: "hi-words.txt"),
+]
+let benchmarks = Benchmarks(
+  swiftshape: arguments[3], baseline: arguments[4], hbShape: arguments[5], corpora: corpora,
+  trials: arguments.count > 6 ? Int(arguments[6]) ?? 5 : 5)
+
+// A large input for the parallel and memory figures: 8 copies of the English text.
+let large = "/tmp/swiftshape-benchmark-8x-\(getpid()).txt"
+let english = (try? Blob(contentsOfFile: corpora[0].text).bytes) ?? []
+if let file = fopen(large, "wb") {
+  for _ in 0..<8 { english.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) } }
+  fclose(file)
+}
+defer { unlink(large) }
+
+/// Measures every figure, printing each as it comes.
+func measureAll() throws -> [Figure] {
+  var figures: [Figure] = []
+  func report(_ figure: Figure) {
+    figures.append(figure)
+    let detail = figure.detail.isEmpty ? "" : "; \(figure.detail)"
+    print("\(figure.met ? "ok  " : "MISS") \(figure.name): \(fixed(figure.value)) (target \(figure.target))\(detail)")
+  }
+  for corpus in corpora { report(try benchmarks.library(corpus)) }
+  for corpus in corpora {
+    for figure in benchmarks.command(corpus) { report(figure) }
+  }
+  report(benchmarks.startUp(font: corpora[0].font))
+  report(benchmarks.parallel(corpora[0], large: large))
+  report(benchmarks.memory(corpora[0], large: large))
+  return figures
+}
+
+let figures: [Figure]
+do {
+  figures = try measureAll()
+} catch {
+  printError("swiftshape-benchmarks: \(error)")
+  exit(70)
+}
+
+print("\n| figure | value | target | met | detail |\n| --- | --- | --- | --- | --- |")
+for figure in figures {
+  print("| \(figure.name) | \(fixed(figure.value)) | \(figure.target) | \(figure.met ? "yes" : "no") | \(figure.detail) |")
+}
+print("\(figures.filter(\.met).count) of \(figures.count) targets met")

@@ -1,0 +1,75 @@
+import SwiftShape
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The lines of a UTF-8 file or of standard input, read as needed, so that memory stays flat however
+/// long the input is. Lines end at `\n`, as `TextInput.lines` splits them.
+struct TextLines {
+  let name: String
+  private var reader: LineReader
+  private let descriptor: Int32
+  private let ownsDescriptor: Bool
+  /// The number of the next line, and the byte offset where it starts.
+  private(set) var lineNumber = 1
+  private(set) var offset = 0
+  /// The file's size, when it is a regular file (for progress).
+  let size: Int?
+
+  /// Opens a file, or standard input for `-`.
+  ///
+  /// - Throws: `ShapingError` of kind `.unreadableFile` naming the file.
+  init(path: String) throws {
+    if path == "-" {
+      descriptor = 0
+      ownsDescriptor = false
+      name = "standard input"
+      size = nil
+    } else {
+      guard !IO.isDirectory(path) else {
+        throw ShapingError(.unreadableFile, input: path, reason: String(cString: strerror(EISDIR)))
+      }
+      descriptor = open(path, O_RDONLY)
+      guard descriptor >= 0 else {
+        throw ShapingError(.unreadableFile, input: path, reason: String(cString: strerror(errno)))
+      }
+      ownsDescriptor = true
+      name = path
+      var info = stat()
+      size = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+    }
+    reader = LineReader(descriptor: descriptor)
+  }
+
+  /// Closes the file.
+  func close() {
+    if ownsDescriptor { _ = Glibc_close(descriptor) }
+  }
+
+  /// The next line, or nil at the end.
+  ///
+  /// - Throws: `ShapingError` of kind `.badText` at malformed UTF-8, naming the byte offset in the
+  ///   input, the line and the byte in the line.
+  mutating func next() throws -> String? {
+    guard let bytes = try reader.next() else { return nil }
+    if let bad = TextInput.firstInvalidUTF8(in: bytes) {
+      throw ShapingError(
+        .badText, input: name,
+        reason: "invalid UTF-8 at byte \(offset + bad) (line \(lineNumber), byte \(bad + 1) of the line)")
+    }
+    lineNumber += 1
+    offset += bytes.count + 1
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+private func Glibc_close(_ descriptor: Int32) -> Int32 {
+  #if canImport(Glibc)
+    Glibc.close(descriptor)
+  #else
+    Darwin.close(descriptor)
+  #endif
+}
