@@ -45,12 +45,14 @@ extension ShapingFont {
           if buffer.contentType == .glyphs {
             trace.append(
               TraceEvent(
-                message: message, glyphs: self.glyphs(of: buffer, options: options), hasPositions: buffer.hasPositions))
+                message: message, glyphs: self.glyphs(of: buffer, options: options),
+                hasPositions: buffer.hasPositions))
           } else {
             let codePoints = buffer.glyphs {
               ShapedGlyph(id: $0.glyph, cluster: Int($0.cluster), xAdvance: 0, flags: $0.flags)
             }
-            trace.append(TraceEvent(message: message, glyphs: codePoints, hasPositions: false, holdsCodePoints: true))
+            trace.append(
+              TraceEvent(message: message, glyphs: codePoints, hasPositions: false, holdsCodePoints: true))
           }
         }
         return true

@@ -1,6 +1,6 @@
 import HarfBuzz
-import Synchronization
 import SwiftShapeDefaultFont
+import Synchronization
 
 /// A font ready to shape with: a face from a file (or the embedded default font) at a size, with
 /// variations. Immutable and `Sendable`: one instance may shape on many threads at once.

@@ -85,7 +85,8 @@ struct Benchmarks {
         (cTime, cGlyphs) = passC()
       }
       guard cGlyphs == swiftGlyphs else {
-        throw ShapingError(.internalFailure, input: corpus.name, reason: "C shaped \(cGlyphs) glyphs, Swift \(swiftGlyphs)")
+        throw ShapingError(
+          .internalFailure, input: corpus.name, reason: "C shaped \(cGlyphs) glyphs, Swift \(swiftGlyphs)")
       }
       ratios.append(cTime / swiftTime)
       cTimes.append(cTime)
@@ -95,7 +96,9 @@ struct Benchmarks {
     let perLine = { (time: Double) in time / Double(rounds * corpus.lines.count) * 1e6 }
     return Figure(
       name: "library \(corpus.name)", value: ratio, target: "≥ 0.95× C", met: ratio >= 0.95,
-      detail: "\(fixed(perLine(Measure.median(swiftTimes)))) µs a line; C \(fixed(perLine(Measure.median(cTimes)))) µs")
+      detail:
+        "\(fixed(perLine(Measure.median(swiftTimes)))) µs a line; C \(fixed(perLine(Measure.median(cTimes)))) µs"
+    )
   }
 
   /// The command: `swiftshape shape -O jsonl --text-file` against the C writer and `hb-shape -O json`, CPU time.
@@ -104,17 +107,25 @@ struct Benchmarks {
     var limit: [Double] = []
     var theirs: [Double] = []
     for _ in 0..<trials {
-      ours.append(Measure.run([swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", corpus.text]).cpu)
+      ours.append(
+        Measure.run([
+          swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", corpus.text,
+        ]).cpu)
       limit.append(Measure.run([baseline, corpus.font, corpus.text]).cpu)
-      theirs.append(Measure.run([hbShape, "-O", "json", "--font-file", corpus.font, "--text-file", corpus.text]).cpu)
+      theirs.append(
+        Measure.run([hbShape, "-O", "json", "--font-file", corpus.font, "--text-file", corpus.text]).cpu)
     }
     let toLimit = Measure.median(ours) / Measure.median(limit)
     let toHB = Measure.median(theirs) / Measure.median(ours)
     let detail =
       "swiftshape \(fixed(Measure.median(ours) * 1e3, 0)) ms, C \(fixed(Measure.median(limit) * 1e3, 0)) ms, hb-shape \(fixed(Measure.median(theirs) * 1e3, 0)) ms"
     return [
-      Figure(name: "command \(corpus.name) vs C", value: toLimit, target: "≤ 1.2× C", met: toLimit <= 1.2, detail: detail),
-      Figure(name: "command \(corpus.name) vs hb-shape", value: toHB, target: "> 1× (faster)", met: toHB > 1, detail: ""),
+      Figure(
+        name: "command \(corpus.name) vs C", value: toLimit, target: "≤ 1.2× C", met: toLimit <= 1.2,
+        detail: detail),
+      Figure(
+        name: "command \(corpus.name) vs hb-shape", value: toHB, target: "> 1× (faster)", met: toHB > 1,
+        detail: ""),
     ]
   }
 
@@ -123,13 +134,16 @@ struct Benchmarks {
     var ours: [Double] = []
     var theirs: [Double] = []
     for _ in 0..<(trials * 10) {
-      ours.append(Measure.run([swiftshape, "shape", "-O", "text", "--font-file", font, "--text", "Hello"]).wall)
+      ours.append(
+        Measure.run([swiftshape, "shape", "-O", "text", "--font-file", font, "--text", "Hello"]).wall)
       theirs.append(Measure.run([hbShape, "--font-file", font, "--text", "Hello"]).wall)
     }
     let ratio = Measure.median(ours) / Measure.median(theirs)
     return Figure(
       name: "start-up", value: ratio, target: "≤ 1.3× hb-shape", met: ratio <= 1.3,
-      detail: "swiftshape \(fixed(Measure.median(ours) * 1e3)) ms, hb-shape \(fixed(Measure.median(theirs) * 1e3)) ms")
+      detail:
+        "swiftshape \(fixed(Measure.median(ours) * 1e3)) ms, hb-shape \(fixed(Measure.median(theirs) * 1e3)) ms"
+    )
   }
 
   /// `--jobs 2` against `--jobs 1` on a large input, wall time.
@@ -137,19 +151,31 @@ struct Benchmarks {
     var one: [Double] = []
     var two: [Double] = []
     for _ in 0..<trials {
-      one.append(Measure.run([swiftshape, "shape", "-O", "jsonl", "--jobs", "1", "--font-file", corpus.font, "--text-file", large]).wall)
-      two.append(Measure.run([swiftshape, "shape", "-O", "jsonl", "--jobs", "2", "--font-file", corpus.font, "--text-file", large]).wall)
+      one.append(
+        Measure.run([
+          swiftshape, "shape", "-O", "jsonl", "--jobs", "1", "--font-file", corpus.font, "--text-file", large,
+        ]).wall)
+      two.append(
+        Measure.run([
+          swiftshape, "shape", "-O", "jsonl", "--jobs", "2", "--font-file", corpus.font, "--text-file", large,
+        ]).wall)
     }
     let ratio = Measure.median(one) / Measure.median(two)
     return Figure(
       name: "--jobs 2", value: ratio, target: "≥ 1.7× --jobs 1", met: ratio >= 1.7,
-      detail: "\(fixed(Measure.median(one) * 1e3, 0)) ms with 1 job, \(fixed(Measure.median(two) * 1e3, 0)) ms with 2")
+      detail:
+        "\(fixed(Measure.median(one) * 1e3, 0)) ms with 1 job, \(fixed(Measure.median(two) * 1e3, 0)) ms with 2"
+    )
   }
 
   /// Peak memory of streaming 8× the input against 1×.
   func memory(_ corpus: Corpus, large: String) -> Figure {
-    let small = Measure.run([swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", corpus.text]).maxRSS
-    let big = Measure.run([swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", large]).maxRSS
+    let small = Measure.run([
+      swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", corpus.text,
+    ]).maxRSS
+    let big = Measure.run([
+      swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", large,
+    ]).maxRSS
     let ratio = Double(big) / Double(max(1, small))
     return Figure(
       name: "memory 8× input", value: ratio, target: "≤ 1.2× RSS", met: ratio <= 1.2,

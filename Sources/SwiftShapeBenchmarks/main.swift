@@ -12,7 +12,8 @@ import SwiftShape
 // for the README. `.ci/benchmark` builds and runs it.
 let arguments = CommandLine.arguments
 guard arguments.count >= 6 else {
-  printError("usage: swiftshape-benchmarks CORPUS DEVANAGARI-FONT SWIFTSHAPE SHAPE-BASELINE HB-SHAPE [TRIALS]")
+  printError(
+    "usage: swiftshape-benchmarks CORPUS DEVANAGARI-FONT SWIFTSHAPE SHAPE-BASELINE HB-SHAPE [TRIALS]")
   exit(64)
 }
 let corpusFolder = arguments[1]
@@ -31,9 +32,15 @@ func corpus(_ name: String, font: String, text: String) -> Corpus {
 }
 
 let corpora = [
-  corpus("Roboto en-thelittleprince", font: "\(corpusFolder)/fonts/Roboto-Regular.ttf", text: "en-thelittleprince.txt"),
-  corpus("Amiri fa-thelittleprince", font: "\(corpusFolder)/fonts/Amiri-Regular.ttf", text: "fa-thelittleprince.txt"),
-  corpus("NotoNastaliqUrdu fa-words", font: "\(corpusFolder)/fonts/NotoNastaliqUrdu-Regular.ttf", text: "fa-words.txt"),
+  corpus(
+    "Roboto en-thelittleprince", font: "\(corpusFolder)/fonts/Roboto-Regular.ttf",
+    text: "en-thelittleprince.txt"),
+  corpus(
+    "Amiri fa-thelittleprince", font: "\(corpusFolder)/fonts/Amiri-Regular.ttf",
+    text: "fa-thelittleprince.txt"),
+  corpus(
+    "NotoNastaliqUrdu fa-words", font: "\(corpusFolder)/fonts/NotoNastaliqUrdu-Regular.ttf",
+    text: "fa-words.txt"),
   corpus("NotoSansDevanagari hi-words", font: arguments[2], text: "hi-words.txt"),
 ]
 let benchmarks = Benchmarks(
@@ -55,7 +62,9 @@ func measureAll() throws -> [Figure] {
   func report(_ figure: Figure) {
     figures.append(figure)
     let detail = figure.detail.isEmpty ? "" : "; \(figure.detail)"
-    print("\(figure.met ? "ok  " : "MISS") \(figure.name): \(fixed(figure.value)) (target \(figure.target))\(detail)")
+    print(
+      "\(figure.met ? "ok  " : "MISS") \(figure.name): \(fixed(figure.value)) (target \(figure.target))\(detail)"
+    )
   }
   for corpus in corpora { report(try benchmarks.library(corpus)) }
   for corpus in corpora {
@@ -77,6 +86,8 @@ do {
 
 print("\n| figure | value | target | met | detail |\n| --- | --- | --- | --- | --- |")
 for figure in figures {
-  print("| \(figure.name) | \(fixed(figure.value)) | \(figure.target) | \(figure.met ? "yes" : "no") | \(figure.detail) |")
+  print(
+    "| \(figure.name) | \(fixed(figure.value)) | \(figure.target) | \(figure.met ? "yes" : "no") | \(figure.detail) |"
+  )
 }
 print("\(figures.filter(\.met).count) of \(figures.count) targets met")

@@ -29,11 +29,41 @@ struct SwiftShapeCommand: ParsableCommand {
     // The language defaults to the locale's, as hb-shape's does; only LC_CTYPE is read, so number
     // formatting in C functions stays in the C locale.
     setlocale(LC_CTYPE, "")
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    // The common case, shaping, skips ArgumentParser's start-up cost (milliseconds of reflection
+    // on the options); anything else, and any error, takes the full parser and its messages.
+    if let command = fastShapeCommand(arguments) {
+      do {
+        try command.run()
+        return
+      } catch {
+        Diagnostics.exit(with: error, command: Shape.self)
+      }
+    }
     do {
       var command = try parseAsRoot()
       try command.run()
     } catch {
       Diagnostics.exit(with: error, command: self)
     }
+  }
+
+  /// The subcommands other than `shape`, and `help`. Spelled out rather than read from the
+  /// configuration, which costs reflection at start-up; a test checks the two agree.
+  static let otherSubcommands: Set<String> = ["record", "check", "info", "fonts", "conformance", "help"]
+
+  /// The `shape` command for arguments that are a shaping request, parsed by the fast parser;
+  /// nil for other subcommands, help and version requests, and arguments it does not accept.
+  static func fastShapeCommand(_ arguments: [String]) -> Shape? {
+    var arguments = arguments
+    if let first = arguments.first {
+      if otherSubcommands.contains(first) { return nil }
+      if first == "shape" { arguments.removeFirst() }
+    }
+    let informational: Set<String> = [
+      "-h", "--help", "-help", "--version", "--experimental-dump-help", "--generate-completion-script",
+    ]
+    guard !arguments.contains(where: { informational.contains($0) }) else { return nil }
+    return try? ShapeArgumentParser().parse(arguments)
   }
 }

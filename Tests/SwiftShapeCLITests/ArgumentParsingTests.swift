@@ -55,15 +55,44 @@ struct ArgumentParsingTests {
     ["--shapers=ot,fallback", "--list-shapers", "--", "-positional"],
   ]
 
+  /// A command's option values, without the option groups' help titles (which ArgumentParser
+  /// drops from the groups it decodes, and the fast parser keeps).
+  static func values(_ command: SwiftShapeCommand.Shape) -> String {
+    var text = String(reflecting: command)
+    while let range = text.range(of: #", title: "[^"]*""#, options: .regularExpression) {
+      text.removeSubrange(range)
+    }
+    return text
+  }
+
+  @Test func defaultsAreArgumentParsersDefaults() throws {
+    #expect(Self.values(ShapeArgumentParser.defaults()) == Self.values(try SwiftShapeCommand.Shape.parse([])))
+  }
+
   @Test(arguments: samples)
   func bothParsersAgree(_ arguments: [String]) throws {
     let slow = try SwiftShapeCommand.Shape.parse(arguments)
     let fast = try ShapeArgumentParser().parse(arguments)
-    #expect(String(reflecting: fast) == String(reflecting: slow))
+    #expect(Self.values(fast) == Self.values(slow))
+  }
+
+  @Test func otherSubcommandsAreTheConfiguredOnes() {
+    let configured = Set(SwiftShapeCommand.configuration.subcommands.map { $0._commandName })
+    #expect(SwiftShapeCommand.otherSubcommands == configured.subtracting(["shape"]).union(["help"]))
+  }
+
+  @Test func onlyShapingRequestsTakeTheFastPath() {
+    #expect(SwiftShapeCommand.fastShapeCommand(["font.ttf", "text"]) != nil)
+    #expect(SwiftShapeCommand.fastShapeCommand(["shape", "-O", "text", "--text", "a"]) != nil)
+    #expect(SwiftShapeCommand.fastShapeCommand(["info", "font.ttf"]) == nil)
+    #expect(SwiftShapeCommand.fastShapeCommand(["conformance", "x.tests"]) == nil)
+    #expect(SwiftShapeCommand.fastShapeCommand(["shape", "--help"]) == nil)
+    #expect(SwiftShapeCommand.fastShapeCommand(["--version"]) == nil)
+    #expect(SwiftShapeCommand.fastShapeCommand(["--bogus"]) == nil, "errors take ArgumentParser's messages")
   }
 
   @Test func fastParserRejectsWhatArgumentParserRejects() throws {
-    let parser = try ShapeArgumentParser()
+    let parser = ShapeArgumentParser()
     for arguments in [
       ["--bogus"], ["--face-index=x"], ["--text"], ["--bot=1"], ["a", "b", "c"], ["--font-file=f", "a", "b"],
     ] {

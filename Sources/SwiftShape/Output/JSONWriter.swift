@@ -12,11 +12,23 @@ package struct JSONWriter {
   /// Whether a key was just written, so the next value is its value.
   private var afterKey = false
   /// Whether to put a space after `:` and `,` (the pretty layout); line breaks are the caller's.
-  let spaced: Bool
+  package let spaced: Bool
 
   package init(spaced: Bool, capacity: Int = 256) {
     self.spaced = spaced
     bytes.reserveCapacity(capacity)
+  }
+
+  /// A writer that continues `bytes` (take them back with `bytes` when done).
+  package init(spaced: Bool, continuing bytes: [UInt8]) {
+    self.spaced = spaced
+    self.bytes = bytes
+  }
+
+  /// Appends bytes as they are, after the separator a value needs (for a value written by hand).
+  package mutating func rawValue(_ write: (inout [UInt8]) -> Void) {
+    beginValue()
+    write(&bytes)
   }
 
   /// The text written so far.
@@ -26,12 +38,8 @@ package struct JSONWriter {
   package mutating func key(_ name: String, lineBreak indent: Int? = nil) {
     separate(lineBreak: indent)
     JSONWriter.appendString(name, to: &bytes)
-    if spaced {
-      bytes.append(UInt8(ascii: ":"))
-      bytes.append(UInt8(ascii: " "))
-    } else {
-      bytes.append(UInt8(ascii: ":"))
-    }
+    bytes.append(UInt8(ascii: ":"))
+    if spaced { bytes.append(UInt8(ascii: " ")) }
     afterKey = true
   }
 
@@ -120,54 +128,51 @@ package struct JSONWriter {
   }
 
   /// Appends a JSON string literal: quotes, backslashes and control characters escaped, and U+2028
-  /// and U+2029 too (JavaScript reads them as line ends).
+  /// and U+2029 too (JavaScript reads them as line ends). Text with nothing to escape, nearly all
+  /// of it, is copied in one piece.
   package static func appendString(_ value: String, to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "\""))
+    var value = value
+    value.withUTF8 { utf8 in
+      if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+        bytes.append(contentsOf: utf8)
+      } else {
+        appendEscaped(utf8, to: &bytes)
+      }
+    }
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
     let hex: [UInt8] = Array("0123456789abcdef".utf8)
-    var utf8 = value.utf8.makeIterator()
-    while let byte = utf8.next() {
+    var index = 0
+    while index < utf8.count {
+      let byte = utf8[index]
+      index += 1
       switch byte {
-      case UInt8(ascii: "\""):
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"):
         bytes.append(UInt8(ascii: "\\"))
         bytes.append(byte)
-      case UInt8(ascii: "\\"):
-        bytes.append(UInt8(ascii: "\\"))
-        bytes.append(byte)
-      case 0x0A:
-        bytes.append(UInt8(ascii: "\\"))
-        bytes.append(UInt8(ascii: "n"))
-      case 0x0D:
-        bytes.append(UInt8(ascii: "\\"))
-        bytes.append(UInt8(ascii: "r"))
-      case 0x09:
-        bytes.append(UInt8(ascii: "\\"))
-        bytes.append(UInt8(ascii: "t"))
-      case 0x08:
-        bytes.append(UInt8(ascii: "\\"))
-        bytes.append(UInt8(ascii: "b"))
-      case 0x0C:
-        bytes.append(UInt8(ascii: "\\"))
-        bytes.append(UInt8(ascii: "f"))
+      case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+      case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+      case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+      case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+      case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
       case 0x00..<0x20, 0x7F:
-        bytes.append(contentsOf: Array("\\u00".utf8))
-        bytes.append(hex[Int(byte >> 4)])
-        bytes.append(hex[Int(byte & 0xF)])
-      case 0xE2:
+        bytes.append(contentsOf: [
+          UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
+          hex[Int(byte & 0xF)],
+        ])
+      case 0xE2
+      where index + 1 < utf8.count && utf8[index] == 0x80
+        && (utf8[index + 1] == 0xA8 || utf8[index + 1] == 0xA9):
         // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-        let second = utf8.next()
-        let third = second == 0x80 ? utf8.next() : nil
-        if let third, third == 0xA8 || third == 0xA9 {
-          bytes.append(contentsOf: Array((third == 0xA8 ? "\\u2028" : "\\u2029").utf8))
-        } else {
-          bytes.append(byte)
-          if let second { bytes.append(second) }
-          if let third { bytes.append(third) }
-        }
+        bytes.append(contentsOf: Array((utf8[index + 1] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
+        index += 2
       default:
         bytes.append(byte)
       }
     }
-    bytes.append(UInt8(ascii: "\""))
   }
 
   /// Appends a string literal to a `String` (for callers that build text).
@@ -179,24 +184,23 @@ package struct JSONWriter {
 
   /// Appends an integer's decimal digits.
   package static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-    if value == 0 {
-      bytes.append(UInt8(ascii: "0"))
+    if value >= 0 && value < 10 {
+      bytes.append(UInt8(ascii: "0") + UInt8(value))
       return
     }
-    var magnitude = value.magnitude
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-    )
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { storage in
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var magnitude = value.magnitude
+      var start = 20
       while magnitude > 0 {
-        storage[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        start -= 1
+        digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
         magnitude /= 10
-        count += 1
       }
-      for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(storage[index]) }
+      if value < 0 {
+        start -= 1
+        digits[start] = UInt8(ascii: "-")
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
     }
   }
 }

@@ -100,9 +100,47 @@ public struct ShapeDocument: Sendable {
 
   /// One result in the compact layout.
   func appendCompact(_ entry: Entry, to bytes: inout [UInt8]) {
-    var w = JSONWriter(spaced: false, capacity: 64 + 96 * entry.result.runs.reduce(0) { $0 + $1.glyphs.count })
+    bytes.reserveCapacity(bytes.count + 128 + 112 * entry.result.runs.reduce(0) { $0 + $1.glyphs.count })
+    var w = JSONWriter(spaced: false, continuing: bytes)
+    bytes = []
     writeEntry(entry, to: &w, pretty: false)
-    bytes.append(contentsOf: w.bytes)
+    bytes = w.bytes
+  }
+
+  /// The keys of a glyph object in the compact layout, with their punctuation.
+  private enum CompactGlyph {
+    static let id = Array("{\"id\":".utf8)
+    static let name = Array(",\"name\":".utf8)
+    static let cluster = Array(",\"cluster\":".utf8)
+    static let xAdvance = Array(",\"x_advance\":".utf8)
+    static let yAdvance = Array(",\"y_advance\":".utf8)
+    static let xOffset = Array(",\"x_offset\":".utf8)
+    static let yOffset = Array(",\"y_offset\":".utf8)
+    static let flags = Array(",\"flags\":".utf8)
+  }
+
+  /// A glyph object in the compact layout, written directly: the hot path of JSON Lines output.
+  private static func appendCompactGlyph(_ glyph: ShapedGlyph, positions: Bool, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: CompactGlyph.id)
+    JSONWriter.appendInteger(Int64(glyph.id), to: &bytes)
+    if let name = glyph.name {
+      bytes.append(contentsOf: CompactGlyph.name)
+      JSONWriter.appendString(name, to: &bytes)
+    }
+    bytes.append(contentsOf: CompactGlyph.cluster)
+    JSONWriter.appendInteger(Int64(glyph.cluster), to: &bytes)
+    if positions {
+      bytes.append(contentsOf: CompactGlyph.xAdvance)
+      JSONWriter.appendInteger(Int64(glyph.xAdvance), to: &bytes)
+      bytes.append(contentsOf: CompactGlyph.yAdvance)
+      JSONWriter.appendInteger(Int64(glyph.yAdvance), to: &bytes)
+      bytes.append(contentsOf: CompactGlyph.xOffset)
+      JSONWriter.appendInteger(Int64(glyph.xOffset), to: &bytes)
+      bytes.append(contentsOf: CompactGlyph.yOffset)
+      JSONWriter.appendInteger(Int64(glyph.yOffset), to: &bytes)
+    }
+    bytes.append(contentsOf: CompactGlyph.flags)
+    JSONWriter.appendInteger(Int64(glyph.flags.rawValue), to: &bytes)
   }
 
   /// The keys before `results`, and the `results` key.

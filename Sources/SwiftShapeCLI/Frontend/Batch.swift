@@ -52,7 +52,7 @@ struct Batch {
 
   init(defaults: [String]) throws {
     self.defaults = defaults
-    parser = try ShapeArgumentParser()
+    parser = ShapeArgumentParser()
   }
 }
 

@@ -32,7 +32,7 @@ struct ConformanceRunner {
   func run() throws -> Summary {
     let tests = try loadTests()
     let fonts = FontCache(limit: 4096)
-    let parser = try ShapeArgumentParser()
+    let parser = ShapeArgumentParser()
     let outcomes = ParallelMap.run(tests, jobs: jobs) { test in
       ConformanceRunner.run(test, parser: parser, fonts: fonts)
     }

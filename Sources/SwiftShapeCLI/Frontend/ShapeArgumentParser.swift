@@ -9,10 +9,84 @@ import SwiftShape
 struct ShapeArgumentParser: Sendable {
   typealias Shape = SwiftShapeCommand.Shape
 
-  /// The command with every default, as ArgumentParser made it.
+  /// The command with every default.
   private let template: Shape
 
-  init() throws { template = try Shape.parse([]) }
+  init() { template = ShapeArgumentParser.defaults() }
+
+  /// The command with every option at its default, made without ArgumentParser (which would
+  /// take milliseconds to reflect on the options first). A test checks it equals
+  /// `Shape.parse([])`.
+  static func defaults() -> Shape {
+    var font = FontOptions()
+    font.fontFile = nil
+    font.pattern = nil
+    font.strict = false
+    font.faceIndex = nil
+    font.fontSize = nil
+    font.points = nil
+    font.ppem = nil
+    font.pointSize = nil
+    font.slant = nil
+    font.fontFuncs = "ot"
+    font.freeTypeLoadFlags = 2
+    font.variations = nil
+    var text = TextOptions()
+    text.text = nil
+    text.textFile = nil
+    text.unicodes = nil
+    text.singleParagraph = false
+    text.textBefore = nil
+    text.textAfter = nil
+    text.unicodesBefore = nil
+    text.unicodesAfter = nil
+    var shaping = ShapingOptions()
+    shaping.features = nil
+    shaping.listShapers = false
+    shaping.shapers = nil
+    shaping.direction = nil
+    shaping.language = nil
+    shaping.script = nil
+    shaping.beginningOfText = false
+    shaping.endOfText = false
+    shaping.preserveDefaultIgnorables = false
+    shaping.removeDefaultIgnorables = false
+    shaping.invisibleGlyph = 0
+    shaping.notFoundGlyph = 0
+    shaping.utf8Clusters = false
+    shaping.clusterUnit = nil
+    shaping.clusterLevel = 0
+    shaping.normalizeGlyphs = false
+    shaping.unsafeToConcat = false
+    shaping.safeToInsertTatweel = false
+    shaping.verify = false
+    var output = OutputOptions()
+    output.format = nil
+    output.outputFile = nil
+    output.showText = false
+    output.showUnicode = false
+    output.showLineNumber = false
+    output.verbose = false
+    output.noGlyphNames = false
+    output.noPositions = false
+    output.noAdvances = false
+    output.noClusters = false
+    output.showExtents = false
+    output.showFlags = false
+    output.noExtraData = false
+    output.trace = false
+    output.jobs = 1
+    output.iterations = 1
+    var shape = Shape()
+    shape.first = nil
+    shape.second = nil
+    shape.font = font
+    shape.text = text
+    shape.shaping = shaping
+    shape.output = output
+    shape.batch = false
+    return shape
+  }
 
   /// What an option does to the command.
   enum Action: Sendable {

@@ -83,7 +83,8 @@ struct TextOptions: ParsableArguments {
   func input(positionalText: String?, standardInputAllowed: Bool = true) throws -> Input {
     let given = givenSources + (positionalText.map { _ in ["the text argument"] } ?? [])
     guard given.count <= 1 else {
-      throw ShapingError(.invalidArgument, input: given.joined(separator: ", "), reason: "give the text one way only")
+      throw ShapingError(
+        .invalidArgument, input: given.joined(separator: ", "), reason: "give the text one way only")
     }
     if let unicodes {
       var view = String.UnicodeScalarView()
@@ -96,10 +97,12 @@ struct TextOptions: ParsableArguments {
     let path = textFile ?? "-"
     guard path != "-" || standardInputAllowed else {
       throw ShapingError(
-        .invalidArgument, input: "request", reason: "no text given (a batch request never reads standard input)")
+        .invalidArgument, input: "request",
+        reason: "no text given (a batch request never reads standard input)")
     }
     if singleParagraph {
-      let whole = try TextInput.decode(try IO.readAll(path: path), name: path == "-" ? "standard input" : path)
+      let whole = try TextInput.decode(
+        try IO.readAll(path: path), name: path == "-" ? "standard input" : path)
       return .lines(whole.isEmpty ? [] : [whole])
     }
     return .stream(path: path)
@@ -110,7 +113,8 @@ struct TextOptions: ParsableArguments {
     switch try input(positionalText: positionalText, standardInputAllowed: standardInputAllowed) {
     case .lines(let lines): return lines
     case .stream(let path):
-      return try TextInput.lines(fromUTF8: IO.readAll(path: path), name: path == "-" ? "standard input" : path)
+      return try TextInput.lines(
+        fromUTF8: IO.readAll(path: path), name: path == "-" ? "standard input" : path)
     }
   }
 }

@@ -21,7 +21,8 @@ final class Progress {
     shown = percent
     let filled = percent * 30 / 100
     IO.writeError(
-      "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent)%")
+      "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
+        + "] \(percent)%")
   }
 
   /// Clears the bar.
