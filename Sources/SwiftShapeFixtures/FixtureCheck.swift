@@ -139,7 +139,8 @@ extension Fixture {
     }
     let font: ShapingFont
     if let file = override ?? settings.fontFile {
-      let path = file.hasPrefix("/") || override != nil ? file : normalized("\(folder)/\(file)")
+      let path =
+        file.hasPrefix("/") || override != nil || folder == "." ? file : normalized("\(folder)/\(file)")
       font = try cache.font(file: path, faceIndex: settings.faceIndex ?? 0, options: fontOptions)
     } else if let pattern = settings.fontPattern {
       let match = try FontLocator.match(pattern)

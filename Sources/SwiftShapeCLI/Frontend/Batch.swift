@@ -65,6 +65,9 @@ struct LineReader {
 
   init(descriptor: Int32) { self.descriptor = descriptor }
 
+  /// Whether a whole line is already read, so `next()` returns without waiting for input.
+  var hasBufferedLine: Bool { atEnd ? start < buffer.count : buffer[start...].contains(0x0A) }
+
   /// The next line without its `\n`, or nil at the end of the input.
   mutating func next() throws -> [UInt8]? {
     while true {

@@ -85,6 +85,7 @@ struct ShapeArgumentParser: Sendable {
     shape.shaping = shaping
     shape.output = output
     shape.batch = false
+    shape.requests = nil
     return shape
   }
 
@@ -230,6 +231,7 @@ struct ShapeArgumentParser: Sendable {
     value("-n", "--num-iterations") { $0.output.iterations = try number($1, "--num-iterations") }
     value("--jobs") { $0.output.jobs = try number($1, "--jobs") }
     flag("--batch") { $0.batch = true }
+    value("--requests") { $0.requests = $1 }
     return table
   }()
 }

@@ -12,6 +12,10 @@ extension SwiftShapeCommand {
         (shaped with the built-in font). Without text, standard input is read. Each input line is \
         shaped on its own.
 
+        --requests reads JSON requests, one per line ({"id": 1, "font": "f.ttf", "text": "office", \
+        "features": ["-liga"]}), and answers each with one line of SwiftShape's JSON carrying the \
+        same id, or {"id": …, "error": {…}}; the stream goes on after a bad request.
+
         --batch reads requests from standard input, one per line, each a list of these options \
         separated by ';' (hb-shape's batch protocol), and answers each with its output, or with one \
         'error: ...' line, and goes on. Options given with --batch apply to every request.
@@ -31,6 +35,12 @@ extension SwiftShapeCommand {
 
     @Flag(name: .customLong("batch"), help: "Answer requests read from standard input, one per line.")
     var batch = false
+
+    @Option(
+      name: .customLong("requests"),
+      help: ArgumentHelp(
+        "Answer JSON requests, one per line, from a file or standard input ('-').", valueName: "path"))
+    var requests: String?
 
     static let fontExtensions = [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".dfont"]
 
@@ -59,6 +69,14 @@ extension SwiftShapeCommand {
         let out = Output.standardOutput()
         out.write(HarfBuzz.shapers.map { $0 + "\n" }.joined())
         try out.commit()
+        return
+      }
+      if let requests {
+        guard first == nil, second == nil, !batch else {
+          throw ValidationError("--requests takes its requests from the file, not as arguments")
+        }
+        try output.check()
+        try RequestStream(path: requests, jobs: output.jobs).run()
         return
       }
       if batch {

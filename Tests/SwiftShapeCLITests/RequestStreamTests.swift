@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@Suite("swiftshape shape --requests")
+struct RequestStreamTests {
+  static func answers(_ output: String) throws -> [[String: Any]] {
+    try output.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+  }
+
+  @Test func eachRequestIsAnsweredInOrderAndBadOnesDoNotStopTheStream() throws {
+    let requests = [
+      #"{"id": 1, "font": "fonts/NotoSans-Latin.ttf", "text": "office", "features": ["-liga"]}"#,
+      "garbage",
+      #"{"id": "two", "font": "missing.ttf", "text": "a"}"#,
+      #"{"id": {"nested": [1, 2]}, "text": "Hi", "glyph_names": false}"#,
+      #"{"id": 4, "font": "fonts/NotoSansArabic-Subset.ttf", "unicodes": "U+0633,U+0644", "direction": "rtl"}"#,
+      #"{"id": 5, "font": "fonts/NotoSans-Latin.ttf", "text": "a", "features": ["liga[x"]}"#,
+      #"{"id": 6, "font": "fonts/NotoSans-Latin.ttf"}"#,
+      "[1, 2]",
+    ]
+    let result = try swiftshape(
+      ["shape", "--requests", "-"], stdin: Data((requests.joined(separator: "\n") + "\n").utf8))
+    #expect(result.status == 0)
+    let answers = try Self.answers(result.out)
+    #expect(answers.count == requests.count)
+    #expect(answers[0]["id"] as? Int == 1)
+    let glyphs = ((answers[0]["results"] as? [[String: Any]])?.first?["glyphs"] as? [[String: Any]]) ?? []
+    #expect(glyphs.map { $0["name"] as? String } == ["o", "f", "f", "i", "c", "e"])
+    #expect(answers[1]["id"] is NSNull)
+    #expect((answers[1]["error"] as? [String: Any])?["kind"] as? String == "invalid-argument")
+    #expect(answers[2]["id"] as? String == "two")
+    #expect(
+      (answers[2]["error"] as? [String: Any])?["message"] as? String
+        == "missing.ttf: No such file or directory")
+    #expect((answers[3]["id"] as? [String: Any])?["nested"] as? [Int] == [1, 2])
+    #expect(
+      ((answers[3]["results"] as? [[String: Any]])?.first?["glyphs"] as? [[String: Any]])?.first?["name"]
+        == nil)
+    #expect((answers[4]["results"] as? [[String: Any]])?.first?["direction"] as? String == "rtl")
+    #expect(
+      (answers[5]["error"] as? [String: Any])?["message"] as? String
+        == "features 'liga[x': not a feature (e.g. kern, -liga, aalt=2, kern[3:5])")
+    #expect((answers[6]["error"] as? [String: Any]) != nil)
+    #expect(
+      (answers[7]["error"] as? [String: Any])?["message"] as? String
+        == "request: a request must be a JSON object")
+  }
+
+  @Test func manyRequestsOnTwoThreadsKeepTheirOrder() throws {
+    let words = ["office", "Ta", "AV", "fjord", "Wave"]
+    let requests = (0..<2000).map { index in
+      #"{"id": \#(index), "font": "fonts/NotoSans-Latin.ttf", "text": "\#(words[index % words.count])"}"#
+    }
+    let input = Data((requests.joined(separator: "\n") + "\n").utf8)
+    let two = try swiftshape(["shape", "--requests", "-", "--jobs", "2"], stdin: input)
+    let one = try swiftshape(["shape", "--requests", "-"], stdin: input)
+    #expect(two.status == 0 && two.out == one.out)
+    let ids = try Self.answers(two.out).map { $0["id"] as? Int }
+    #expect(ids == (0..<2000).map { $0 })
+  }
+
+  @Test func anAnswerComesBeforeTheNextRequestIsSent() throws {
+    // A client that sends one request and waits for its answer must get it.
+    let process = Process()
+    process.executableURL = Repository.binary
+    process.arguments = ["shape", "--requests", "-", "--jobs", "2"]
+    process.currentDirectoryURL = Repository.fixtures
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    input.fileHandleForWriting.write(Data((#"{"id": 1, "text": "a"}"# + "\n").utf8))
+    let answered = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var line = Data()
+    DispatchQueue.global().async {
+      while !line.contains(0x0A) {
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        line.append(chunk)
+      }
+      answered.signal()
+    }
+    #expect(answered.wait(timeout: .now() + 20) == .success, "no answer while the stream stays open")
+    #expect(String(decoding: line, as: UTF8.self).hasPrefix(#"{"id":1,"format":"swiftshape-shape""#))
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+  }
+
+  @Test func aMissingRequestsFileIsAnError() throws {
+    let result = try swiftshape(["shape", "--requests", "/nonexistent/requests.jsonl"])
+    #expect(result.status == 66 && result.stdout.isEmpty)
+    #expect(result.err == "swiftshape: error: /nonexistent/requests.jsonl: No such file or directory\n")
+  }
+}
