@@ -25,6 +25,16 @@ struct Figure {
   var detail: String
 }
 
+/// Runs a program and stops the benchmarks when it fails: a figure of a failing run means nothing.
+func checked(_ arguments: [String]) -> Measure.Run {
+  let run = Measure.run(arguments)
+  if run.status != 0 {
+    printError("swiftshape-benchmarks: \(arguments.joined(separator: " ")) exited with \(run.status)")
+    exit(70)
+  }
+  return run
+}
+
 /// Benchmarks of SwiftShape against the C limit and hb-shape, all measured in one run, medians of
 /// interleaved trials (the machine is noisy; ratios measured side by side hold better than times).
 struct Benchmarks {
@@ -108,12 +118,12 @@ struct Benchmarks {
     var theirs: [Double] = []
     for _ in 0..<trials {
       ours.append(
-        Measure.run([
+        checked([
           swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", corpus.text,
         ]).cpu)
-      limit.append(Measure.run([baseline, corpus.font, corpus.text]).cpu)
+      limit.append(checked([baseline, corpus.font, corpus.text]).cpu)
       theirs.append(
-        Measure.run([hbShape, "-O", "json", "--font-file", corpus.font, "--text-file", corpus.text]).cpu)
+        checked([hbShape, "-O", "json", "--font-file", corpus.font, "--text-file", corpus.text]).cpu)
     }
     let toLimit = Measure.median(ours) / Measure.median(limit)
     let toHB = Measure.median(theirs) / Measure.median(ours)
@@ -135,8 +145,8 @@ struct Benchmarks {
     var theirs: [Double] = []
     for _ in 0..<(trials * 10) {
       ours.append(
-        Measure.run([swiftshape, "shape", "-O", "text", "--font-file", font, "--text", "Hello"]).wall)
-      theirs.append(Measure.run([hbShape, "--font-file", font, "--text", "Hello"]).wall)
+        checked([swiftshape, "shape", "-O", "text", "--font-file", font, "--text", "Hello"]).wall)
+      theirs.append(checked([hbShape, "--font-file", font, "--text", "Hello"]).wall)
     }
     let ratio = Measure.median(ours) / Measure.median(theirs)
     return Figure(
@@ -152,11 +162,11 @@ struct Benchmarks {
     var two: [Double] = []
     for _ in 0..<trials {
       one.append(
-        Measure.run([
+        checked([
           swiftshape, "shape", "-O", "jsonl", "--jobs", "1", "--font-file", corpus.font, "--text-file", large,
         ]).wall)
       two.append(
-        Measure.run([
+        checked([
           swiftshape, "shape", "-O", "jsonl", "--jobs", "2", "--font-file", corpus.font, "--text-file", large,
         ]).wall)
     }
@@ -170,10 +180,10 @@ struct Benchmarks {
 
   /// Peak memory of streaming 8× the input against 1×.
   func memory(_ corpus: Corpus, large: String) -> Figure {
-    let small = Measure.run([
+    let small = checked([
       swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", corpus.text,
     ]).maxRSS
-    let big = Measure.run([
+    let big = checked([
       swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", large,
     ]).maxRSS
     let ratio = Double(big) / Double(max(1, small))
