@@ -86,13 +86,15 @@ extension ShapingFont {
     var glyphs: [ShapedGlyph]
     if options.includeGlyphNames {
       glyphs = names.withLock { names in
-        buffer.glyphs { record in
+        if names.isEmpty { names = Array(repeating: nil, count: max(1, identity.glyphCount)) }
+        return buffer.glyphs { record in
           var glyph = ShapedGlyph(record)
-          if let name = names[record.glyph] {
+          let index = Int(record.glyph)
+          if index < names.count, let name = names[index] {
             glyph.name = name
           } else {
             let name = font.glyphLabel(record.glyph)
-            names[record.glyph] = name
+            if index < names.count { names[index] = name }
             glyph.name = name
           }
           return glyph

@@ -50,8 +50,8 @@ public final class ShapingFont: Sendable {
   /// The font scale, x and y.
   public let scale: Scale
 
-  /// Glyph names looked up so far; names never change, so each is looked up once.
-  let names = Mutex<[UInt32: String]>([:])
+  /// Glyph names looked up so far, by glyph ID; names never change, so each is looked up once.
+  let names = Mutex<[String?]>([])
 
   /// Loads face `faceIndex` of the font file at `path`.
   ///
