@@ -9,6 +9,7 @@
 //   SwiftShape                          the shaping API users call (library product)
 //   SwiftShapeFonts                     fonts by name (fontconfig) and what is in a font (library product)
 //   SwiftShapeFixtures                  expected shaping results: record, check, update (library product)
+//   SwiftShapeRender                    SVG of shaped text through FreeType outlines (library product)
 //   SwiftShapeCLI                       the `swiftshape` command (thin: parses and prints)
 
 import PackageDescription
@@ -20,6 +21,7 @@ let package = Package(
     .library(name: "HarfBuzz", targets: ["HarfBuzz"]),
     .library(name: "SwiftShapeFonts", targets: ["SwiftShapeFonts"]),
     .library(name: "SwiftShapeFixtures", targets: ["SwiftShapeFixtures"]),
+    .library(name: "SwiftShapeRender", targets: ["SwiftShapeRender"]),
     // The target is not called `swiftshape`: `Sources/swiftshape` and `Sources/SwiftShape` would be
     // the same folder on a case-insensitive file system.
     .executable(name: "swiftshape", targets: ["SwiftShapeCLI"]),
@@ -61,6 +63,10 @@ let package = Package(
       dependencies: ["HarfBuzz", "SwiftShape", "CFontconfig"]
     ),
     .target(
+      name: "SwiftShapeRender",
+      dependencies: ["HarfBuzz", "SwiftShape", "CFreeType", "SwiftShapeDefaultFont"]
+    ),
+    .target(
       name: "SwiftShapeFixtures",
       dependencies: ["HarfBuzz", "SwiftShape", "SwiftShapeFonts"],
       exclude: ["Schemas"]
@@ -71,6 +77,7 @@ let package = Package(
         "SwiftShape",
         "SwiftShapeFonts",
         "SwiftShapeFixtures",
+        "SwiftShapeRender",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

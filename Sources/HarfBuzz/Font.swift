@@ -137,6 +137,19 @@ public final class Font: @unchecked Sendable {
     return String(cChars: chars)
   }
 
+  /// The glyph with a name (`f_f_i`), as the font's `post` or `CFF` table names it; `gidN` names
+  /// glyph N. Nil when no glyph has the name.
+  ///
+  /// The corresponding C function is `hb_font_get_glyph_from_name`.
+  public func glyph(named name: String) -> UInt32? {
+    var glyph: hb_codepoint_t = 0
+    if hb_font_get_glyph_from_name(pointer, name, Int32(clamping: name.utf8.count), &glyph) != 0 {
+      return glyph
+    }
+    if name.hasPrefix("gid"), let id = UInt32(name.dropFirst(3)), Int(id) < face.glyphCount { return id }
+    return nil
+  }
+
   /// The glyph's name, or `gidN` when the font has none: what hb-shape prints.
   ///
   /// The corresponding C function is `hb_font_glyph_to_string`.

@@ -18,7 +18,7 @@ struct SwiftShapeCommand: ParsableCommand {
       66 an input file cannot be opened or read; 70 internal failure.
       """,
     version: SwiftShapeCommand.versionString,
-    subcommands: [Shape.self, Record.self, Check.self, Info.self, Fonts.self, Conformance.self],
+    subcommands: [Shape.self, Render.self, Record.self, Check.self, Info.self, Fonts.self, Conformance.self],
     defaultSubcommand: Shape.self
   )
 
@@ -50,7 +50,9 @@ struct SwiftShapeCommand: ParsableCommand {
 
   /// The subcommands other than `shape`, and `help`. Spelled out rather than read from the
   /// configuration, which costs reflection at start-up; a test checks the two agree.
-  static let otherSubcommands: Set<String> = ["record", "check", "info", "fonts", "conformance", "help"]
+  static let otherSubcommands: Set<String> = [
+    "render", "record", "check", "info", "fonts", "conformance", "help",
+  ]
 
   /// The `shape` command for arguments that are a shaping request, parsed by the fast parser;
   /// nil for other subcommands, help and version requests, and arguments it does not accept.

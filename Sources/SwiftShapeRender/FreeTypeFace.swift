@@ -1,0 +1,193 @@
+import CFreeType
+import HarfBuzz
+import SwiftShape
+
+/// A FreeType library instance. Each face keeps its library alive.
+///
+/// FreeType's objects are not thread-safe: a library, and the faces made from it, must be used by
+/// one thread at a time (FreeType's API reference, on FT_Library and FT_Face). Hence neither this
+/// nor `FreeTypeFace` is `Sendable`; a renderer opens its own.
+final class FreeTypeLibrary {
+  let pointer: FT_Library
+
+  init() throws {
+    var library: FT_Library?
+    guard FT_Init_FreeType(&library) == 0, let library else {
+      throw ShapingError(.internalFailure, input: "FreeType", reason: "cannot start the library")
+    }
+    pointer = library
+  }
+
+  deinit { FT_Done_FreeType(pointer) }
+}
+
+@available(*, unavailable, message: "FreeType libraries are not thread-safe")
+extension FreeTypeLibrary: Sendable {}
+
+/// A font face opened with FreeType, for glyph outlines: the same file and face index as the
+/// HarfBuzz font, with the same variations.
+public final class FreeTypeFace {
+  private let library: FreeTypeLibrary
+  let face: FT_Face
+  /// Units per em.
+  public let unitsPerEm: Int
+
+  /// Opens face `index` of `path` and applies `variations` (design coordinates by axis tag; axes
+  /// not named keep their defaults).
+  ///
+  /// - Throws: `ShapingError` of kind `.badFont` when FreeType cannot open the face.
+  public init(file path: String, faceIndex: Int, variations: [Variation] = []) throws {
+    library = try FreeTypeLibrary()
+    var face: FT_Face?
+    let error = FT_New_Face(library.pointer, path, FT_Long(faceIndex), &face)
+    guard error == 0, let face else {
+      throw ShapingError(
+        .badFont, input: path, reason: "FreeType cannot open face \(faceIndex) (error \(error))")
+    }
+    self.face = face
+    unitsPerEm = max(1, Int(face.pointee.units_per_EM))
+    // Outlines at one pixel per font unit: 26.6 coordinates are font units × 64, with variations
+    // applied (FT_LOAD_NO_SCALE would skip them in some FreeType versions).
+    FT_Set_Char_Size(face, FT_F26Dot6(unitsPerEm * 64), 0, 72, 72)
+    if !variations.isEmpty { try apply(variations, path: path) }
+  }
+
+  /// Opens bytes in memory (the built-in font); FreeType reads them in place, so they must outlive
+  /// the face (static data does).
+  init(staticBytes: UnsafeRawBufferPointer, variations: [Variation]) throws {
+    library = try FreeTypeLibrary()
+    var face: FT_Face?
+    let error = FT_New_Memory_Face(
+      library.pointer, staticBytes.baseAddress?.assumingMemoryBound(to: FT_Byte.self),
+      FT_Long(staticBytes.count), 0,
+      &face)
+    guard error == 0, let face else {
+      throw ShapingError(
+        .badFont, input: ShapingFont.defaultFontName, reason: "FreeType cannot open it (error \(error))")
+    }
+    self.face = face
+    unitsPerEm = max(1, Int(face.pointee.units_per_EM))
+    FT_Set_Char_Size(face, FT_F26Dot6(unitsPerEm * 64), 0, 72, 72)
+    if !variations.isEmpty { try apply(variations, path: ShapingFont.defaultFontName) }
+  }
+
+  deinit { FT_Done_Face(face) }
+
+  private func apply(_ variations: [Variation], path: String) throws {
+    var master: UnsafeMutablePointer<FT_MM_Var>?
+    guard FT_Get_MM_Var(face, &master) == 0, let master else { return }  // not a variable font
+    defer { FT_Done_MM_Var(library.pointer, master) }
+    let axes = UnsafeBufferPointer(start: master.pointee.axis, count: Int(master.pointee.num_axis))
+    var coordinates = axes.map { $0.def }
+    for variation in variations {
+      if let index = axes.firstIndex(where: { UInt32(truncatingIfNeeded: $0.tag) == variation.tag.rawValue })
+      {
+        // 16.16 fixed point.
+        coordinates[index] = FT_Fixed((Double(variation.value) * 65536).rounded())
+      }
+    }
+    guard FT_Set_Var_Design_Coordinates(face, FT_UInt(coordinates.count), &coordinates) == 0 else {
+      throw ShapingError(.badFont, input: path, reason: "FreeType cannot apply the variations")
+    }
+  }
+
+  /// A glyph's outline in font units, y down (SVG's orientation); nil when the glyph has no
+  /// outline (a space, a bitmap-only glyph) or FreeType cannot load it.
+  public func outline(of glyph: UInt32) -> GlyphOutline? {
+    guard FT_Load_Glyph(face, glyph, Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
+      face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE
+    else { return nil }
+    var outline = face.pointee.glyph.pointee.outline
+    guard outline.n_points > 0 else { return GlyphOutline(commands: []) }
+    let recorder = OutlineRecorder()
+    var funcs = FT_Outline_Funcs(
+      move_to: { to, user in
+        OutlineRecorder.from(user).add(.move(OutlineRecorder.point(to)))
+        return 0
+      },
+      line_to: { to, user in
+        OutlineRecorder.from(user).add(.line(OutlineRecorder.point(to)))
+        return 0
+      },
+      conic_to: { control, to, user in
+        OutlineRecorder.from(user).add(.quadratic(OutlineRecorder.point(control), OutlineRecorder.point(to)))
+        return 0
+      },
+      cubic_to: { control1, control2, to, user in
+        OutlineRecorder.from(user).add(
+          .cubic(OutlineRecorder.point(control1), OutlineRecorder.point(control2), OutlineRecorder.point(to)))
+        return 0
+      },
+      shift: 0, delta: 0)
+    let status = withExtendedLifetime(recorder) {
+      FT_Outline_Decompose(&outline, &funcs, Unmanaged.passUnretained(recorder).toOpaque())
+    }
+    guard status == 0 else { return nil }
+    recorder.closeContour()
+    return GlyphOutline(commands: recorder.commands)
+  }
+}
+
+@available(*, unavailable, message: "FreeType faces are not thread-safe")
+extension FreeTypeFace: Sendable {}
+
+/// A glyph outline: contours of path commands in font units, y down.
+public struct GlyphOutline: Sendable, Hashable {
+  public enum Command: Sendable, Hashable {
+    case move(Point)
+    case line(Point)
+    case quadratic(Point, Point)
+    case cubic(Point, Point, Point)
+    case close
+  }
+
+  public struct Point: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+  }
+
+  public var commands: [Command]
+
+  /// The bounding box of the points (control points included), or nil for an empty outline.
+  public var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+    var points: [Point] = []
+    for command in commands {
+      switch command {
+      case .move(let p), .line(let p): points.append(p)
+      case .quadratic(let c, let p): points += [c, p]
+      case .cubic(let c1, let c2, let p): points += [c1, c2, p]
+      case .close: break
+      }
+    }
+    guard let first = points.first else { return nil }
+    return points.reduce((first.x, first.y, first.x, first.y)) {
+      (min($0.0, $1.x), min($0.1, $1.y), max($0.2, $1.x), max($0.3, $1.y))
+    }
+  }
+}
+
+/// Collects FreeType's decomposition callbacks into commands.
+private final class OutlineRecorder {
+  var commands: [GlyphOutline.Command] = []
+  private var open = false
+
+  static func from(_ user: UnsafeMutableRawPointer?) -> OutlineRecorder {
+    Unmanaged<OutlineRecorder>.fromOpaque(user!).takeUnretainedValue()
+  }
+
+  /// A 26.6 point at one pixel per font unit, as font units with y down.
+  static func point(_ vector: UnsafePointer<FT_Vector>?) -> GlyphOutline.Point {
+    GlyphOutline.Point(x: Double(vector!.pointee.x) / 64, y: -Double(vector!.pointee.y) / 64)
+  }
+
+  func add(_ command: GlyphOutline.Command) {
+    if case .move = command { closeContour() }
+    commands.append(command)
+    open = true
+  }
+
+  func closeContour() {
+    if open { commands.append(.close) }
+    open = false
+  }
+}

@@ -1,0 +1,369 @@
+import HarfBuzz
+import SwiftShape
+import SwiftShapeDefaultFont
+
+/// How an SVG looks.
+public struct SVGOptions: Sendable {
+  /// Pixels per em for the `width` and `height` (the drawing itself scales freely).
+  public var pixelsPerEm: Double = 256
+  /// Space around the ink and the advance boxes, in pixels.
+  public var margin: Double = 16
+  /// The glyphs' color, `#rrggbb` or `#rrggbbaa`.
+  public var foreground = "#000000"
+  /// The background's color, or nil for none.
+  public var background: String? = "#FFFFFF"
+  /// Overlay the baseline, glyph origins, advance boxes, ink boxes and cluster boundaries, with a
+  /// legend.
+  public var annotate = false
+
+  public init() {}
+}
+
+/// Draws shaping results as SVG with the font's outlines (read through FreeType).
+///
+/// The output is deterministic: coordinates with at most two decimals, glyph definitions named by
+/// glyph ID in the order they first appear, so SVGs can be golden files.
+public final class SVGRenderer {
+  private let font: ShapingFont
+  private let outlines: FreeTypeFace
+  private var cache: [UInt32: GlyphOutline?] = [:]
+  /// Result units per font unit.
+  private let scaleX: Double
+  private let scaleY: Double
+
+  /// A renderer for results shaped with `font`.
+  ///
+  /// - Throws: `ShapingError` when FreeType cannot open the font.
+  public init(font: ShapingFont) throws {
+    self.font = font
+    if font.identity.file == ShapingFont.defaultFontName {
+      outlines = try FreeTypeFace(
+        staticBytes: UnsafeRawBufferPointer(
+          start: swiftshape_default_font_data(), count: swiftshape_default_font_size()),
+        variations: font.options.variations)
+    } else {
+      outlines = try FreeTypeFace(
+        file: font.identity.file, faceIndex: font.identity.faceIndex, variations: font.options.variations)
+    }
+    scaleX = Double(font.scale.x) / Double(font.identity.unitsPerEm)
+    scaleY = Double(font.scale.y) / Double(font.identity.unitsPerEm)
+  }
+
+  private func outline(_ glyph: UInt32) -> GlyphOutline? {
+    if let known = cache[glyph] { return known }
+    let outline = outlines.outline(of: glyph)
+    cache[glyph] = outline
+    return outline
+  }
+
+  /// A placed glyph: where its origin is, in the drawing's coordinates (y down).
+  private struct Placed {
+    var glyph: ShapedGlyph
+    var x: Double
+    var y: Double
+    /// The pen position before it, and after.
+    var pen: (x: Double, y: Double)
+    var next: (x: Double, y: Double)
+  }
+
+  /// A laid-out line: its glyphs and its logical box.
+  private struct Line {
+    var placed: [Placed]
+    var box: Box
+    var baseline: (from: (x: Double, y: Double), to: (x: Double, y: Double))
+    var vertical: Bool
+    var label: String?
+  }
+
+  private struct Box {
+    var minX: Double
+    var minY: Double
+    var maxX: Double
+    var maxY: Double
+
+    mutating func formUnion(_ other: Box) {
+      minX = min(minX, other.minX)
+      minY = min(minY, other.minY)
+      maxX = max(maxX, other.maxX)
+      maxY = max(maxY, other.maxY)
+    }
+  }
+
+  /// The SVG for results (one per input line), stacked by the font's line height; `expected`, when
+  /// given, is drawn under the results for comparison.
+  public func svg(
+    _ results: [ShapeResult], expected: [ShapedGlyph]? = nil, options: SVGOptions = SVGOptions()
+  ) -> String {
+    let horizontal = font.font.extents(for: .leftToRight)
+    let vertical = font.font.extents(for: .topToBottom)
+    let ascender = Double(horizontal.ascender)
+    let descender = Double(horizontal.descender)
+    let lineHeight = ascender - descender + Double(horizontal.lineGap)
+    let columnWidth = Double(vertical.ascender) - Double(vertical.descender) + Double(vertical.lineGap)
+    let isVertical = results.first?.runs.first?.direction.isVertical ?? false
+
+    var lines: [Line] = []
+    var runs: [(glyphs: [ShapedGlyph], label: String?)] = results.map { ($0.glyphs, nil) }
+    if let expected {
+      runs = runs.map { ($0.glyphs, "actual") } + [(expected, "expected")]
+    }
+    for (index, run) in runs.enumerated() {
+      if isVertical {
+        let originX = Double(runs.count - 1 - index) * columnWidth + columnWidth / 2
+        lines.append(
+          layOut(
+            run.glyphs, originX: originX, originY: 0, vertical: true, ascender: Double(vertical.ascender),
+            descender: Double(vertical.descender), label: run.label))
+      } else {
+        let baseline = ascender + Double(index) * lineHeight
+        lines.append(
+          layOut(
+            run.glyphs, originX: 0, originY: baseline, vertical: false, ascender: ascender,
+            descender: descender, label: run.label))
+      }
+    }
+
+    // The view: every logical box and every glyph's ink, plus the margin.
+    var view = lines.first?.box ?? Box(minX: 0, minY: 0, maxX: 0, maxY: 0)
+    for line in lines {
+      view.formUnion(line.box)
+      for placed in line.placed {
+        if let ink = inkBox(placed) { view.formUnion(ink) }
+      }
+    }
+    let unitsPerPixel = Double(font.identity.unitsPerEm) * scaleX / options.pixelsPerEm
+    let margin = options.margin * unitsPerPixel
+    var legendHeight = 0.0
+    if options.annotate {
+      legendHeight = 6 * 14 * unitsPerPixel
+    }
+    let minX = view.minX - margin
+    let minY = view.minY - margin
+    let width = view.maxX - view.minX + 2 * margin
+    let height = view.maxY - view.minY + 2 * margin + legendHeight
+
+    var svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
+    svg += " width=\"\(fmt(width / unitsPerPixel))\" height=\"\(fmt(height / unitsPerPixel))\""
+    svg += " viewBox=\"\(fmt(minX)) \(fmt(minY)) \(fmt(width)) \(fmt(height))\">\n"
+    if let background = options.background {
+      svg +=
+        "<rect x=\"\(fmt(minX))\" y=\"\(fmt(minY))\" width=\"\(fmt(width))\" height=\"\(fmt(height))\"\(fill(background))/>\n"
+    }
+    // One definition per distinct glyph with an outline, in order of first appearance.
+    var defined: [UInt32] = []
+    var seen = Set<UInt32>()
+    for line in lines {
+      for placed in line.placed where seen.insert(placed.glyph.id).inserted {
+        if let outline = outline(placed.glyph.id), !outline.commands.isEmpty {
+          defined.append(placed.glyph.id)
+        }
+      }
+    }
+    svg += "<defs>\n"
+    for glyph in defined {
+      svg += "<path id=\"g\(glyph)\" d=\"\(pathData(outline(glyph)!))\"/>\n"
+    }
+    svg += "</defs>\n"
+    for line in lines {
+      let color = line.label == "expected" ? "#3060C0" : options.foreground
+      svg += "<g\(fill(color))"
+      if let label = line.label { svg += " data-run=\"\(label)\"" }
+      svg += ">\n"
+      for placed in line.placed {
+        let glyph = placed.glyph
+        let attributes =
+          " data-gid=\"\(glyph.id)\" data-name=\"\(escape(glyph.name ?? font.font.glyphLabel(glyph.id)))\" data-cluster=\"\(glyph.cluster)\""
+        if let outline = outline(glyph.id) {
+          guard !outline.commands.isEmpty else {
+            // No ink (a space): nothing to draw, but the glyph is still in the document.
+            svg += "<g\(attributes) transform=\"translate(\(fmt(placed.x)),\(fmt(placed.y)))\"/>\n"
+            continue
+          }
+          svg +=
+            "<use xlink:href=\"#g\(glyph.id)\" href=\"#g\(glyph.id)\" x=\"\(fmt(placed.x))\" y=\"\(fmt(placed.y))\"\(attributes)/>\n"
+        } else {
+          // A glyph FreeType has no outline for (bitmap or color only): a visible box.
+          let box = inkBox(placed) ?? advanceBox(placed, line: line)
+          svg +=
+            "<rect x=\"\(fmt(box.minX))\" y=\"\(fmt(box.minY))\" width=\"\(fmt(box.maxX - box.minX))\" height=\"\(fmt(box.maxY - box.minY))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(fmt(unitsPerPixel))\"\(attributes)/>\n"
+        }
+      }
+      svg += "</g>\n"
+      if let label = line.label {
+        let size = 11 * unitsPerPixel
+        svg +=
+          "<text x=\"\(fmt(line.box.minX))\" y=\"\(fmt(line.box.minY - size / 3))\" font-family=\"sans-serif\" font-size=\"\(fmt(size))\" fill=\"\(color)\">\(label)</text>\n"
+      }
+    }
+    if options.annotate {
+      svg += annotations(lines, unitsPerPixel: unitsPerPixel, legendTop: view.maxY + margin, left: view.minX)
+    }
+    svg += "</svg>\n"
+    return svg
+  }
+
+  private func layOut(
+    _ glyphs: [ShapedGlyph], originX: Double, originY: Double, vertical: Bool, ascender: Double,
+    descender: Double,
+    label: String?
+  ) -> Line {
+    var penX = 0.0
+    var penY = 0.0
+    var placed: [Placed] = []
+    for glyph in glyphs {
+      let before = (originX + penX, originY - penY)
+      penX += Double(glyph.xAdvance)
+      penY += Double(glyph.yAdvance)
+      placed.append(
+        Placed(
+          glyph: glyph, x: originX + (before.0 - originX) + Double(glyph.xOffset),
+          y: before.1 - Double(glyph.yOffset), pen: before, next: (originX + penX, originY - penY)))
+    }
+    let box: Box
+    let baseline: ((Double, Double), (Double, Double))
+    if vertical {
+      box = Box(minX: originX - ascender, minY: originY, maxX: originX - descender, maxY: originY - penY)
+      baseline = ((originX, originY), (originX, originY - penY))
+    } else {
+      box = Box(
+        minX: min(originX, originX + penX), minY: originY - ascender, maxX: max(originX, originX + penX),
+        maxY: originY - descender)
+      baseline = ((originX, originY), (originX + penX, originY))
+    }
+    return Line(
+      placed: placed, box: box, baseline: (baseline.0, baseline.1), vertical: vertical, label: label)
+  }
+
+  /// A glyph's ink box in the drawing, from its outline.
+  private func inkBox(_ placed: Placed) -> Box? {
+    guard let bounds = outline(placed.glyph.id)?.bounds else { return nil }
+    return Box(
+      minX: placed.x + bounds.minX * scaleX, minY: placed.y + bounds.minY * scaleY,
+      maxX: placed.x + bounds.maxX * scaleX, maxY: placed.y + bounds.maxY * scaleY)
+  }
+
+  private func advanceBox(_ placed: Placed, line: Line) -> Box {
+    if line.vertical {
+      return Box(
+        minX: line.box.minX, minY: min(placed.pen.y, placed.next.y), maxX: line.box.maxX,
+        maxY: max(placed.pen.y, placed.next.y))
+    }
+    return Box(
+      minX: min(placed.pen.x, placed.next.x), minY: line.box.minY, maxX: max(placed.pen.x, placed.next.x),
+      maxY: line.box.maxY)
+  }
+
+  private func annotations(_ lines: [Line], unitsPerPixel: Double, legendTop: Double, left: Double) -> String
+  {
+    let stroke = fmt(unitsPerPixel)
+    let colors = (
+      baseline: "#2E8B57", origin: "#D2691E", advance: "#1E90FF", ink: "#DC143C", cluster: "#8A2BE2"
+    )
+    var svg = "<g fill=\"none\" stroke-width=\"\(stroke)\" data-annotations=\"\">\n"
+    for line in lines {
+      svg +=
+        "<line x1=\"\(fmt(line.baseline.from.x))\" y1=\"\(fmt(line.baseline.from.y))\" x2=\"\(fmt(line.baseline.to.x))\" y2=\"\(fmt(line.baseline.to.y))\" stroke=\"\(colors.baseline)\"/>\n"
+      var previousCluster: Int?
+      for placed in line.placed {
+        let advance = advanceBox(placed, line: line)
+        svg +=
+          "<rect x=\"\(fmt(advance.minX))\" y=\"\(fmt(advance.minY))\" width=\"\(fmt(advance.maxX - advance.minX))\" height=\"\(fmt(advance.maxY - advance.minY))\" stroke=\"\(colors.advance)\"/>\n"
+        if let ink = inkBox(placed) {
+          svg +=
+            "<rect x=\"\(fmt(ink.minX))\" y=\"\(fmt(ink.minY))\" width=\"\(fmt(ink.maxX - ink.minX))\" height=\"\(fmt(ink.maxY - ink.minY))\" stroke=\"\(colors.ink)\" stroke-dasharray=\"\(fmt(4 * unitsPerPixel))\"/>\n"
+        }
+        if placed.glyph.cluster != previousCluster {
+          if line.vertical {
+            svg +=
+              "<line x1=\"\(fmt(line.box.minX))\" y1=\"\(fmt(placed.pen.y))\" x2=\"\(fmt(line.box.maxX))\" y2=\"\(fmt(placed.pen.y))\" stroke=\"\(colors.cluster)\" stroke-width=\"\(fmt(2 * unitsPerPixel))\"/>\n"
+          } else {
+            svg +=
+              "<line x1=\"\(fmt(placed.pen.x))\" y1=\"\(fmt(line.box.minY))\" x2=\"\(fmt(placed.pen.x))\" y2=\"\(fmt(line.box.maxY))\" stroke=\"\(colors.cluster)\" stroke-width=\"\(fmt(2 * unitsPerPixel))\"/>\n"
+          }
+          previousCluster = placed.glyph.cluster
+        }
+        svg +=
+          "<circle cx=\"\(fmt(placed.x))\" cy=\"\(fmt(placed.y))\" r=\"\(fmt(3 * unitsPerPixel))\" fill=\"\(colors.origin)\" stroke=\"none\"/>\n"
+      }
+    }
+    svg += "</g>\n"
+    // The legend.
+    let size = 11 * unitsPerPixel
+    var y = legendTop + size
+    svg += "<g font-family=\"sans-serif\" font-size=\"\(fmt(size))\" data-legend=\"\">\n"
+    for (color, text) in [
+      (colors.baseline, "baseline"), (colors.origin, "glyph origin"), (colors.advance, "advance box"),
+      (colors.ink, "ink box"), (colors.cluster, "cluster boundary"),
+    ] {
+      svg +=
+        "<rect x=\"\(fmt(left))\" y=\"\(fmt(y - size * 0.8))\" width=\"\(fmt(size))\" height=\"\(fmt(size * 0.8))\" fill=\"\(color)\"/>"
+      svg += "<text x=\"\(fmt(left + size * 1.5))\" y=\"\(fmt(y))\" fill=\"#333333\">\(text)</text>\n"
+      y += size * 1.3
+    }
+    svg += "</g>\n"
+    return svg
+  }
+
+  private func pathData(_ outline: GlyphOutline) -> String {
+    var parts: [String] = []
+    func p(_ point: GlyphOutline.Point) -> String { "\(fmt(point.x * scaleX)) \(fmt(point.y * scaleY))" }
+    for command in outline.commands {
+      switch command {
+      case .move(let to): parts.append("M\(p(to))")
+      case .line(let to): parts.append("L\(p(to))")
+      case .quadratic(let control, let to): parts.append("Q\(p(control)) \(p(to))")
+      case .cubic(let c1, let c2, let to): parts.append("C\(p(c1)) \(p(c2)) \(p(to))")
+      case .close: parts.append("Z")
+      }
+    }
+    return parts.joined()
+  }
+
+  /// ` fill="#rrggbb"`, with `fill-opacity` for `#rrggbbaa`.
+  private func fill(_ color: String) -> String {
+    let hex = color.hasPrefix("#") ? String(color.dropFirst()) : color
+    if hex.count == 8, let alpha = Int(hex.suffix(2), radix: 16) {
+      return " fill=\"#\(hex.prefix(6))\" fill-opacity=\"\(fmt(Double(alpha) / 255))\""
+    }
+    return " fill=\"#\(hex)\""
+  }
+
+  private func escape(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      switch character {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      default: out.append(character)
+      }
+    }
+    return out
+  }
+}
+
+@available(*, unavailable, message: "an SVGRenderer holds a FreeType face, which is not thread-safe")
+extension SVGRenderer: Sendable {}
+
+/// A coordinate with at most two decimals, without trailing zeros: deterministic text.
+func fmt(_ value: Double) -> String {
+  let hundredths = (value * 100).rounded()
+  if hundredths == 0 { return "0" }
+  let negative = hundredths < 0
+  let magnitude = Int64(abs(hundredths))
+  var text = String(magnitude / 100)
+  let fraction = magnitude % 100
+  if fraction != 0 {
+    text += fraction % 10 == 0 ? ".\(fraction / 10)" : (fraction < 10 ? ".0\(fraction)" : ".\(fraction)")
+  }
+  return negative ? "-" + text : text
+}
+
+/// Checks a color option: `#rrggbb`, `rrggbb`, `#rrggbbaa` or `rrggbbaa`; returns it with `#`.
+public func parseColor(_ text: String) -> String? {
+  let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
+  guard [6, 8].contains(hex.count), hex.allSatisfy(\.isHexDigit) else { return nil }
+  return "#" + hex.uppercased()
+}
