@@ -178,6 +178,28 @@ struct Benchmarks {
     )
   }
 
+  /// Rendering a 20-line paragraph as SVG against `hb-view -O svg`, whole process, wall time.
+  func render(_ corpus: Corpus, paragraph: String, hbView: String) -> Figure {
+    var ours: [Double] = []
+    var theirs: [Double] = []
+    for _ in 0..<trials {
+      ours.append(
+        checked([
+          swiftshape, "render", "--font-file", corpus.font, "--text-file", paragraph, "-o", "/dev/null",
+        ]).wall)
+      theirs.append(
+        checked([
+          hbView, "--font-file", corpus.font, "--text-file", paragraph, "-O", "svg", "-o", "/dev/null",
+        ]).wall)
+    }
+    let ratio = Measure.median(theirs) / Measure.median(ours)
+    return Figure(
+      name: "render 20 lines", value: ratio, target: "≥ 2× hb-view", met: ratio >= 2,
+      detail:
+        "swiftshape \(fixed(Measure.median(ours) * 1e3)) ms, hb-view \(fixed(Measure.median(theirs) * 1e3)) ms"
+    )
+  }
+
   /// Peak memory of streaming 8× the input against 1×.
   func memory(_ corpus: Corpus, large: String) -> Figure {
     let small = checked([

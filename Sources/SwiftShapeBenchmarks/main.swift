@@ -8,6 +8,7 @@ import SwiftShape
 #endif
 
 // swiftshape-benchmarks CORPUS-FOLDER DEVANAGARI-FONT SWIFTSHAPE SHAPE-BASELINE HB-SHAPE [TRIALS]
+// (hb-view is looked for beside hb-shape)
 // Prints every ratio the performance targets name, measured in this one run, and a Markdown table
 // for the README. `.ci/benchmark` builds and runs it.
 let arguments = CommandLine.arguments
@@ -43,9 +44,21 @@ let corpora = [
     text: "fa-words.txt"),
   corpus("NotoSansDevanagari hi-words", font: arguments[2], text: "hi-words.txt"),
 ]
+let hbView = String(arguments[5].dropLast("hb-shape".count)) + "hb-view"
 let benchmarks = Benchmarks(
   swiftshape: arguments[3], baseline: arguments[4], hbShape: arguments[5], corpora: corpora,
   trials: arguments.count > 6 ? Int(arguments[6]) ?? 5 : 5)
+
+// A 20-line paragraph for the render figure.
+let paragraph = "/tmp/swiftshape-benchmark-20-lines-\(getpid()).txt"
+if let file = fopen(paragraph, "wb") {
+  for line in corpora[0].lines.filter({ !$0.isEmpty }).prefix(20) {
+    let bytes = Array((line + "\n").utf8)
+    bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+  }
+  fclose(file)
+}
+defer { unlink(paragraph) }
 
 // A large input for the parallel and memory figures: 8 copies of the English text.
 let large = "/tmp/swiftshape-benchmark-8x-\(getpid()).txt"
@@ -73,6 +86,7 @@ func measureAll() throws -> [Figure] {
   report(benchmarks.startUp(font: corpora[0].font))
   report(benchmarks.parallel(corpora[0], large: large))
   report(benchmarks.memory(corpora[0], large: large))
+  report(benchmarks.render(corpora[0], paragraph: paragraph, hbView: hbView))
   return figures
 }
 

@@ -217,7 +217,7 @@ enum AtomicFile {
     var offset = 0
     let ok = bytes.withUnsafeBytes { buffer -> Bool in
       while offset < buffer.count {
-        let written = Glibc_write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
           return false
@@ -228,7 +228,13 @@ enum AtomicFile {
     }
     // Keep the file's permissions when it exists (mkstemp creates 0600).
     var info = stat()
-    if stat(path, &info) == 0 { fchmod(descriptor, info.st_mode & 0o7777) } else { fchmod(descriptor, 0o644) }
+    if stat(path, &info) == 0 {
+      fchmod(descriptor, info.st_mode & 0o7777)
+    } else {
+      let mask = umask(0)
+      umask(mask)
+      fchmod(descriptor, 0o666 & ~mask)
+    }
     guard ok, fsync(descriptor) == 0 || errno == EINVAL else {
       let error = failure(path)
       close(descriptor)
@@ -247,7 +253,7 @@ enum AtomicFile {
     ShapingError(.unreadableFile, input: path, reason: "cannot write: \(String(cString: strerror(errno)))")
   }
 
-  private static func Glibc_write(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
       Glibc.write(descriptor, bytes, count)
     #else

@@ -37,6 +37,15 @@ final class Output {
         .unreadableFile, input: path, reason: "cannot write: \(String(cString: strerror(errno)))")
     }
     let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+    // mkstemp makes the file private (0600); give it the mode the file has, or a new file's.
+    var info = stat()
+    if stat(path, &info) == 0 {
+      fchmod(descriptor, info.st_mode & 0o7777)
+    } else {
+      let mask = umask(0)
+      umask(mask)
+      fchmod(descriptor, 0o666 & ~mask)
+    }
     return Output(.file(path: path, temporary: temporary, descriptor: descriptor))
   }
 
