@@ -160,3 +160,39 @@ struct BadInputTests {
     try expectFailure(["--text", "a", "-u", "61"], status: Self.usage, mentions: "--text, --unicodes")
   }
 }
+
+@Suite("Limits")
+struct LimitTests {
+  @Test func aLineLongerThanTheLimitIsRefused() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-limits-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("long.txt")
+    try Data(("short\n" + String(repeating: "a", count: 5000) + "\n").utf8).write(to: file)
+    let result = try swiftshape(["-O", "text", "--max-text-length", "1000", "--text-file", file.path])
+    #expect(result.status == 65 && result.stdout.isEmpty)
+    #expect(
+      result.err
+        == "swiftshape: error: \(file.path): line 2 is 5000 bytes, longer than 1000 (--max-text-length)\n")
+    let text = try swiftshape(["-O", "text", "--max-text-length", "3", "--text", "abcd"])
+    #expect(text.status == 65 && text.err.contains("the text: longer than 3 bytes"))
+    let fine = try swiftshape(["-O", "text", "--max-text-length", "5000", "--text-file", file.path])
+    #expect(fine.status == 0 && fine.out.split(separator: "\n").count == 2)
+  }
+
+  @Test func longRequestsAreAnsweredWithErrorsAndTheStreamsGoOn() throws {
+    let long = String(repeating: "a", count: 3000)
+    let batch = try swiftshape(
+      ["--batch", "--max-text-length", "1000"],
+      stdin: Data("fonts/NotoSans-Latin.ttf;--text=\(long)\nfonts/NotoSans-Latin.ttf;--text=ok\n".utf8))
+    #expect(
+      batch.out == "error: request: 3032 bytes, longer than 1000 (--max-text-length)\n[o=0+605|k=1+534]\n")
+    let requests = try swiftshape(
+      ["shape", "--requests", "-", "--max-text-length", "1000"],
+      stdin: Data("{\"text\": \"\(long)\"}\n{\"id\": 2, \"text\": \"b\"}\n".utf8))
+    let lines = requests.out.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines[0].contains("\"error\":{\"kind\":\"bad-text\"") && lines[1].hasPrefix("{\"id\":2,"))
+  }
+}

@@ -12,11 +12,23 @@ import SwiftShape
 struct Batch {
   /// Arguments given with `--batch`, placed before every request's own.
   var defaults: [String]
+  /// The longest request line.
+  var maximumLength = TextLimits.defaultMaximum
 
   func run() throws {
     let out = Output.standardOutput()
-    var reader = LineReader(descriptor: 0)
-    while let bytes = try reader.next() {
+    var reader = LineReader(descriptor: 0, maximumLength: maximumLength)
+    while true {
+      let bytes: [UInt8]
+      do {
+        guard let line = try reader.next() else { break }
+        bytes = line
+      } catch let error as LineReader.LineTooLong {
+        out.write(
+          "error: request: \(error.length) bytes, longer than \(reader.maximumLength) (--max-text-length)\n")
+        try out.flush()
+        continue
+      }
       let answer = Output.memory()
       do {
         let request = try parse(bytes)
@@ -56,34 +68,71 @@ struct Batch {
   }
 }
 
-/// Reads lines of bytes from a file descriptor, without decoding them.
+/// Reads lines of bytes from a file descriptor, without decoding them. A line longer than
+/// `maximumLength` is skipped to its end and reported (`LineTooLong`), so one line cannot exhaust
+/// memory and the next call goes on with the next line.
 struct LineReader {
   let descriptor: Int32
+  let maximumLength: Int
   private var buffer: [UInt8] = []
   private var start = 0
   private var atEnd = false
 
-  init(descriptor: Int32) { self.descriptor = descriptor }
+  init(descriptor: Int32, maximumLength: Int = TextLimits.defaultMaximum) {
+    self.descriptor = descriptor
+    self.maximumLength = maximumLength
+  }
+
+  /// A line was longer than the limit; it was skipped.
+  struct LineTooLong: Error {
+    var length: Int
+  }
 
   /// Whether a whole line is already read, so `next()` returns without waiting for input.
   var hasBufferedLine: Bool { atEnd ? start < buffer.count : buffer[start...].contains(0x0A) }
 
   /// The next line without its `\n`, or nil at the end of the input.
+  ///
+  /// - Throws: `LineTooLong` for a line past the limit (skipped), `ShapingError` when reading fails.
   mutating func next() throws -> [UInt8]? {
+    var skipped = 0
+    // Where to look for the next newline: the bytes before it have none (each byte is looked at
+    // once, however long the line).
+    var scanned = start
     while true {
-      if let newline = buffer[start...].firstIndex(of: 0x0A) {
+      if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
         defer { start = newline + 1 }
+        if skipped > 0 || newline - start > maximumLength {
+          throw LineTooLong(length: skipped + newline - start)
+        }
         return Array(buffer[start..<newline])
       }
       if atEnd {
-        guard start < buffer.count else { return nil }
+        guard start < buffer.count || skipped > 0 else { return nil }
         defer { start = buffer.count }
+        if skipped > 0 || buffer.count - start > maximumLength {
+          throw LineTooLong(length: skipped + buffer.count - start)
+        }
         return Array(buffer[start...])
       }
-      buffer.removeFirst(start)
-      start = 0
+      if buffer.count - start > maximumLength {
+        // Past the limit with no end in sight: drop what is read of the line, keep its length.
+        skipped += buffer.count - start
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+      } else if start > 0 {
+        buffer.removeFirst(start)
+        start = 0
+      }
+      scanned = buffer.count
       let chunk = try IO.readChunk(descriptor: descriptor, name: "standard input")
       if chunk.isEmpty { atEnd = true } else { buffer += chunk }
     }
   }
+}
+
+/// How long one text may be.
+enum TextLimits {
+  /// The longest line (in UTF-8 bytes) shaped by default: 16 MiB. `--max-text-length` changes it.
+  static let defaultMaximum = 16 << 20
 }

@@ -40,6 +40,7 @@ struct ShapeArgumentParser: Sendable {
     text.textAfter = nil
     text.unicodesBefore = nil
     text.unicodesAfter = nil
+    text.maximumLength = TextLimits.defaultMaximum
     var shaping = ShapingOptions()
     shaping.features = nil
     shaping.listShapers = false
@@ -192,6 +193,7 @@ struct ShapeArgumentParser: Sendable {
     value("--text-before") { $0.text.textBefore = $1 }
     value("--text-after") { $0.text.textAfter = $1 }
     value("--unicodes-before") { $0.text.unicodesBefore = $1 }
+    value("--max-text-length") { $0.text.maximumLength = try number($1, "--max-text-length") }
     value("--unicodes-after") { $0.text.unicodesAfter = $1 }
     // Shaping options.
     value("--features") { $0.shaping.features = $1 }

@@ -7,6 +7,8 @@ import SwiftShapeFonts
 struct ShapeRequest {
   var font: ShapingFont
   var input: TextOptions.Input
+  /// The longest line to shape, in bytes.
+  var maximumLength: Int
   var options: ShapeOptions
   var output: OutputOptions
   var format: OutputOptions.Format
@@ -83,6 +85,7 @@ struct ShapeRequest {
       font = try ShapingFont.defaultFont(options: fontOptions)
     }
     input = try command.text.input(positionalText: positionalText, standardInputAllowed: standardInputAllowed)
+    maximumLength = command.text.maximumLength
   }
 
   /// Shapes every line and writes the result to `out`: line by line for the line-oriented formats
@@ -137,7 +140,7 @@ struct ShapeRequest {
         try body(Array(lines[start..<min(start + size, lines.count)]), start + 1)
       }
     case .stream(let path):
-      var reader = try TextLines(path: path)
+      var reader = try TextLines(path: path, maximumLength: maximumLength)
       defer { reader.close() }
       let progress = reader.size.flatMap { Progress(total: $0) }
       defer { progress?.finish() }

@@ -33,6 +33,12 @@ struct TextOptions: ParsableArguments {
   var textAfter: String?
 
   @Option(
+    name: .customLong("max-text-length"),
+    help: ArgumentHelp(
+      "The longest text (a line, a request) to shape, in UTF-8 bytes (default: 16 MiB).", valueName: "bytes"))
+  var maximumLength: Int = TextLimits.defaultMaximum
+
+  @Option(
     name: .customLong("unicodes-before"),
     help: ArgumentHelp("Context before each line, as code points.", valueName: "list"))
   var unicodesBefore: String?
@@ -81,6 +87,21 @@ struct TextOptions: ParsableArguments {
   /// The input, from exactly one source: `--text`, `--text-file`, `--unicodes`, the positional
   /// text, or standard input (unless `standardInputAllowed` is false, as in a batch).
   func input(positionalText: String?, standardInputAllowed: Bool = true) throws -> Input {
+    guard maximumLength > 0 else {
+      throw ShapingError(
+        .invalidArgument, input: "--max-text-length=\(maximumLength)", reason: "must be more than 0")
+    }
+    let input = try unlimitedInput(positionalText: positionalText, standardInputAllowed: standardInputAllowed)
+    if case .lines(let lines) = input, let index = lines.firstIndex(where: { $0.utf8.count > maximumLength })
+    {
+      throw ShapingError(
+        .badText, input: lines.count == 1 ? "the text" : "line \(index + 1)",
+        reason: "longer than \(maximumLength) bytes (--max-text-length)")
+    }
+    return input
+  }
+
+  private func unlimitedInput(positionalText: String?, standardInputAllowed: Bool) throws -> Input {
     let given = givenSources + (positionalText.map { _ in ["the text argument"] } ?? [])
     guard given.count <= 1 else {
       throw ShapingError(

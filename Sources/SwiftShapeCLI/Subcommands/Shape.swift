@@ -76,7 +76,7 @@ extension SwiftShapeCommand {
           throw ValidationError("--requests takes its requests from the file, not as arguments")
         }
         try output.check()
-        try RequestStream(path: requests, jobs: output.jobs).run()
+        try RequestStream(path: requests, jobs: output.jobs, maximumLength: text.maximumLength).run()
         return
       }
       if batch {
@@ -85,7 +85,9 @@ extension SwiftShapeCommand {
         }
         var defaults = Array(CommandLine.arguments.dropFirst())
         if defaults.first == "shape" { defaults.removeFirst() }
-        try Batch(defaults: defaults.filter { $0 != "--batch" }).run()
+        var batch = try Batch(defaults: defaults.filter { $0 != "--batch" })
+        batch.maximumLength = text.maximumLength
+        try batch.run()
         return
       }
       let request = try ShapeRequest(self, fonts: nil, standardInputAllowed: true)

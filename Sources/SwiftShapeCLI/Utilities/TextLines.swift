@@ -22,7 +22,7 @@ struct TextLines {
   /// Opens a file, or standard input for `-`.
   ///
   /// - Throws: `ShapingError` of kind `.unreadableFile` naming the file.
-  init(path: String) throws {
+  init(path: String, maximumLength: Int = TextLimits.defaultMaximum) throws {
     if path == "-" {
       descriptor = 0
       ownsDescriptor = false
@@ -41,7 +41,7 @@ struct TextLines {
       var info = stat()
       size = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
     }
-    reader = LineReader(descriptor: descriptor)
+    reader = LineReader(descriptor: descriptor, maximumLength: maximumLength)
   }
 
   /// Closes the file.
@@ -54,7 +54,17 @@ struct TextLines {
   /// - Throws: `ShapingError` of kind `.badText` at malformed UTF-8, naming the byte offset in the
   ///   input, the line and the byte in the line.
   mutating func next() throws -> String? {
-    guard let bytes = try reader.next() else { return nil }
+    let read: [UInt8]?
+    do {
+      read = try reader.next()
+    } catch let error as LineReader.LineTooLong {
+      throw ShapingError(
+        .badText, input: name,
+        reason:
+          "line \(lineNumber) is \(error.length) bytes, longer than \(reader.maximumLength) (--max-text-length)"
+      )
+    }
+    guard let bytes = read else { return nil }
     if let bad = TextInput.firstInvalidUTF8(in: bytes) {
       throw ShapingError(
         .badText, input: name,
