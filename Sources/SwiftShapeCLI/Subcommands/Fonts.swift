@@ -12,20 +12,13 @@ extension SwiftShapeCommand {
     @Argument(help: ArgumentHelp("A fontconfig pattern.", valueName: "pattern"))
     var pattern: String = ""
 
-    @Option(
-      name: [.customShort("O"), .customLong("output-format")],
-      help: ArgumentHelp("Output format: text (default) or json.", valueName: "format"))
-    var format: String = "text"
+    @OptionGroup var report: ReportFormatOptions
 
     func run() throws {
-      guard ["text", "json"].contains(format) else {
-        throw ShapingError(
-          .invalidArgument, input: "--output-format=\(format)", reason: "unknown output format (text or json)"
-        )
-      }
+      let json = try report.isJSON()
       let fonts = try FontLocator.list(pattern)
       let out = Output.standardOutput()
-      if format == "json" {
+      if json {
         var w = JSONWriter(spaced: true)
         w.beginArray()
         for font in fonts {

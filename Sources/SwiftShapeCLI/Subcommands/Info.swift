@@ -22,17 +22,10 @@ extension SwiftShapeCommand {
     @Flag(name: .customLong("strict"), help: "For a pattern: fail instead of using a substitute.")
     var strict = false
 
-    @Option(
-      name: [.customShort("O"), .customLong("output-format")],
-      help: ArgumentHelp("Output format: text (default) or json.", valueName: "format"))
-    var format: String = "text"
+    @OptionGroup var report: ReportFormatOptions
 
     func run() throws {
-      guard ["text", "json"].contains(format) else {
-        throw ShapingError(
-          .invalidArgument, input: "--output-format=\(format)", reason: "unknown output format (text or json)"
-        )
-      }
+      let json = try report.isJSON()
       var file = font
       var index = faceIndex ?? 0
       if !IO.isRegularFile(font) && !Shape.fontExtensions.contains(where: { font.lowercased().hasSuffix($0) })
@@ -52,7 +45,7 @@ extension SwiftShapeCommand {
       }
       let info = try FontInfo(file: file, faceIndex: index)
       let out = Output.standardOutput()
-      out.write(format == "json" ? info.json() + "\n" : info.text())
+      out.write(json ? info.json() + "\n" : info.text())
       try out.commit()
     }
   }
