@@ -1,5 +1,4 @@
 import CHarfBuzz
-import Synchronization
 
 /// A BCP 47 language tag (`en`, `ar`, `hi`, `zh-hant`, `tr-TR`), as HarfBuzz canonicalizes it:
 /// lower case, `-` for `_`.
@@ -41,7 +40,7 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Languages seen so far, by HarfBuzz's interned pointer.
-  private static let interned = Mutex<[UInt: String]>([:])
+  private static let interned = Protected<[UInt: String]>([:])
 
   /// The interned HarfBuzz language. Looking it up again is a read of HarfBuzz's lock-free list.
   var raw: hb_language_t { hb_language_from_string(identifier, -1) }

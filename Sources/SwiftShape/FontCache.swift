@@ -1,5 +1,4 @@
 import HarfBuzz
-import Synchronization
 
 /// Fonts loaded once and reused: the file's face by path and face index, and the ready font by its
 /// options too. For programs that shape many requests with few fonts (a batch, a test suite).
@@ -17,8 +16,8 @@ public final class FontCache: Sendable {
     var options: ShapingFont.Options
   }
 
-  private let faces = Mutex<[FaceKey: Face]>([:])
-  private let fonts = Mutex<[FontKey: ShapingFont]>([:])
+  private let faces = Protected<[FaceKey: Face]>([:])
+  private let fonts = Protected<[FontKey: ShapingFont]>([:])
   private let limit: Int
 
   /// A cache that keeps at most `limit` fonts (and their faces); past that it starts afresh.

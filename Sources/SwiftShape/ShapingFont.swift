@@ -1,6 +1,5 @@
 import HarfBuzz
 import SwiftShapeDefaultFont
-import Synchronization
 
 /// A font ready to shape with: a face from a file (or the embedded default font) at a size, with
 /// variations. Immutable and `Sendable`: one instance may shape on many threads at once.
@@ -51,7 +50,7 @@ public final class ShapingFont: Sendable {
   public let scale: Scale
 
   /// Glyph names looked up so far, by glyph ID; names never change, so each is looked up once.
-  let names = Mutex<[String?]>([])
+  let names = Protected<[String?]>([])
 
   /// Loads face `faceIndex` of the font file at `path`.
   ///

@@ -1,4 +1,5 @@
 import Dispatch
+import HarfBuzz
 import Synchronization
 
 /// Maps items on several threads, keeping their order.
@@ -8,7 +9,7 @@ enum ParallelMap {
     _ items: [Item], jobs: Int, _ body: @Sendable (Item) -> Mapped
   ) -> [Mapped] {
     guard jobs > 1, items.count > 1 else { return items.map(body) }
-    let results = Mutex<[Mapped?]>(Array(repeating: nil, count: items.count))
+    let results = Protected<[Mapped?]>(Array(repeating: nil, count: items.count))
     let next = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: min(jobs, items.count)) { _ in
       while true {
