@@ -15,7 +15,7 @@ struct SwiftShapeCommand: ParsableCommand {
     discussion: """
       Exit status: 0 success; 64 usage error (unknown option, malformed or out-of-range value); \
       65 unusable input (not a font, damaged font, face index out of range, invalid UTF-8); \
-      66 an input file cannot be opened or read; 70 internal failure.
+      66 a file cannot be opened, read or written; 70 internal failure.
       """,
     version: SwiftShapeCommand.versionString,
     subcommands: [Shape.self, Render.self, Record.self, Check.self, Info.self, Fonts.self, Conformance.self],

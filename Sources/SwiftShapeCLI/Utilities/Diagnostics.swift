@@ -17,7 +17,7 @@ enum ExitStatus {
   /// Unusable input data: not a font, damaged font, face index out of range, invalid UTF-8
   /// (EX_DATAERR).
   static let badInput: Int32 = 65
-  /// An input file cannot be opened or read (EX_NOINPUT).
+  /// A file cannot be opened, read or written (EX_NOINPUT).
   static let cannotOpen: Int32 = 66
   /// An internal failure (EX_SOFTWARE).
   static let internalFailure: Int32 = 70

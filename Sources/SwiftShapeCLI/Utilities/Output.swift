@@ -17,6 +17,8 @@ final class Output {
 
   private var destination: Destination
   private var pending: [UInt8] = []
+  /// The first write that failed while buffering, reported by the next `flush` or `commit`.
+  private var failure: (any Error)?
   /// Everything written, for `.memory`.
   private(set) var text = ""
 
@@ -55,7 +57,7 @@ final class Output {
       return
     }
     pending.append(contentsOf: string.utf8)
-    if pending.count >= 1 << 16 { try? flush() }
+    if pending.count >= 1 << 16 { flushKeepingFailure() }
   }
 
   /// Writes UTF-8 bytes.
@@ -65,11 +67,20 @@ final class Output {
       return
     }
     pending.append(contentsOf: bytes)
-    if pending.count >= 1 << 16 { try? flush() }
+    if pending.count >= 1 << 16 { flushKeepingFailure() }
+  }
+
+  private func flushKeepingFailure() {
+    do {
+      try flush()
+    } catch {
+      if failure == nil { failure = error }
+    }
   }
 
   /// Writes what is buffered.
   func flush() throws {
+    if let failure { throw failure }
     guard !pending.isEmpty else { return }
     defer { pending.removeAll(keepingCapacity: true) }
     switch destination {
