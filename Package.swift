@@ -94,6 +94,11 @@ let package = Package(
       name: "SwiftShapeBenchmarks",
       dependencies: ["SwiftShape", "HarfBuzz", "CShapeBaseline"]
     ),
+    // The fuzz target: a replay driver, or libFuzzer's entry with -DFUZZING (see .ci/fuzz).
+    .executableTarget(
+      name: "SwiftShapeFuzz",
+      dependencies: ["SwiftShape", "HarfBuzz"]
+    ),
     // Where the test fonts are, for every test target.
     .target(
       name: "TestFixtures",

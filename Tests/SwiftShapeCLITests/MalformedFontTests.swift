@@ -74,3 +74,24 @@ struct MalformedFontTests {
     #expect(failures > 20 && successes > 20, "both kinds happen (\(failures) refused, \(successes) shaped)")
   }
 }
+
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+  /// The fuzz target's replay driver, built beside swiftshape.
+  static let replay = Repository.binary.deletingLastPathComponent().appendingPathComponent("SwiftShapeFuzz")
+
+  @Test(
+    .enabled(if: FileManager.default.isExecutableFile(atPath: replay.path), "SwiftShapeFuzz is not built"))
+  func regressionInputsRunCleanly() throws {
+    let folder = Repository.fixtures.appendingPathComponent("fuzz")
+    var inputs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      !$0.hasSuffix(".md")
+    }
+    .map { folder.appendingPathComponent($0).path }
+    // And the fixture fonts as they are (a font of random options and no text).
+    inputs += [Paths.latin, Paths.arabic, Paths.cjkCollection]
+    let result = try run(Self.replay, inputs)
+    #expect(result.status == 0, "\(result.err)")
+    #expect(result.out.split(separator: "\n").count == inputs.count)
+  }
+}
