@@ -97,7 +97,7 @@ let package = Package(
     // The fuzz target: a replay driver, or libFuzzer's entry with -DFUZZING (see .ci/fuzz).
     .executableTarget(
       name: "SwiftShapeFuzz",
-      dependencies: ["SwiftShape", "HarfBuzz"]
+      dependencies: ["SwiftShape", "SwiftShapeRender", "HarfBuzz"]
     ),
     // Where the test fonts are, for every test target.
     .target(
@@ -126,7 +126,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SwiftShapeCLITests",
-      dependencies: ["HarfBuzz", "SwiftShapeCLI", "TestFixtures"]
+      dependencies: ["HarfBuzz", "SwiftShape", "SwiftShapeRender", "SwiftShapeCLI", "TestFixtures"]
     ),
   ],
   swiftLanguageModes: [.v6]

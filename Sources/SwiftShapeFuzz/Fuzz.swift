@@ -1,5 +1,6 @@
 import HarfBuzz
 import SwiftShape
+import SwiftShapeRender
 
 #if canImport(Glibc)
   import Glibc
@@ -7,7 +8,8 @@ import SwiftShape
   import Darwin
 #endif
 
-/// One fuzz input: arbitrary font bytes, text and options through blob, face, font and shape.
+/// One fuzz input: arbitrary font bytes, text and options through blob, face, font and shape, and
+/// the same bytes through FreeType's outlines and the SVG renderer.
 ///
 /// The input's first byte picks options (direction, cluster unit, font functions, trace, verify,
 /// features); the next two give the text's length; then the text (as UTF-8, repaired), then the
@@ -43,6 +45,14 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       _ = ShapeDocument(font: font, options: options, entries: [.init(line: 1, result: result)]).json(
         .compact)
       for index in result.glyphs.indices { _ = result.textRange(ofGlyphAt: index) }
+      if let outlines = try? FreeTypeFace(
+        bytes: fontBytes, faceIndex: faceIndex, name: "fuzz", variations: fontOptions.variations)
+      {
+        var svgOptions = SVGOptions()
+        svgOptions.annotate = flags & 0x20 != 0
+        _ = SVGRenderer(font: font, outlines: outlines).svg(
+          [result], expected: result.glyphs, options: svgOptions)
+      }
     }
     _ = font.font.face.unicodes.count
     _ = font.font.face.tableTags

@@ -29,6 +29,8 @@ extension FreeTypeLibrary: Sendable {}
 public final class FreeTypeFace {
   private let library: FreeTypeLibrary
   let face: FT_Face
+  /// The font's bytes, when the face owns a copy of them (FreeType reads them in place).
+  private let owned: UnsafeMutableRawBufferPointer?
   /// Units per em.
   public let unitsPerEm: Int
 
@@ -45,6 +47,7 @@ public final class FreeTypeFace {
         .badFont, input: path, reason: "FreeType cannot open face \(faceIndex) (error \(error))")
     }
     self.face = face
+    owned = nil
     unitsPerEm = max(1, Int(face.pointee.units_per_EM))
     // Outlines at one pixel per font unit: 26.6 coordinates are font units × 64, with variations
     // applied (FT_LOAD_NO_SCALE would skip them in some FreeType versions).
@@ -54,24 +57,58 @@ public final class FreeTypeFace {
 
   /// Opens bytes in memory (the built-in font); FreeType reads them in place, so they must outlive
   /// the face (static data does).
-  init(staticBytes: UnsafeRawBufferPointer, variations: [Variation]) throws {
-    library = try FreeTypeLibrary()
-    var face: FT_Face?
-    let error = FT_New_Memory_Face(
-      library.pointer, staticBytes.baseAddress?.assumingMemoryBound(to: FT_Byte.self),
-      FT_Long(staticBytes.count), 0,
-      &face)
-    guard error == 0, let face else {
-      throw ShapingError(
-        .badFont, input: ShapingFont.defaultFontName, reason: "FreeType cannot open it (error \(error))")
-    }
-    self.face = face
-    unitsPerEm = max(1, Int(face.pointee.units_per_EM))
-    FT_Set_Char_Size(face, FT_F26Dot6(unitsPerEm * 64), 0, 72, 72)
-    if !variations.isEmpty { try apply(variations, path: ShapingFont.defaultFontName) }
+  convenience init(staticBytes: UnsafeRawBufferPointer, variations: [Variation]) throws {
+    try self.init(
+      memory: staticBytes, owned: nil, faceIndex: 0, name: ShapingFont.defaultFontName, variations: variations
+    )
   }
 
-  deinit { FT_Done_Face(face) }
+  /// Opens face `faceIndex` of a font's bytes (a copy is kept for the face's lifetime); `name`
+  /// names the input in errors.
+  ///
+  /// - Throws: `ShapingError` of kind `.badFont` when FreeType cannot open the face.
+  public convenience init(
+    bytes: some Collection<UInt8>, faceIndex: Int, name: String, variations: [Variation] = []
+  )
+    throws
+  {
+    let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
+    _ = copy.initializeMemory(as: UInt8.self, from: bytes)
+    try self.init(
+      memory: UnsafeRawBufferPointer(rebasing: copy[..<bytes.count]), owned: copy, faceIndex: faceIndex,
+      name: name, variations: variations)
+  }
+
+  private init(
+    memory: UnsafeRawBufferPointer, owned: UnsafeMutableRawBufferPointer?, faceIndex: Int, name: String,
+    variations: [Variation]
+  ) throws {
+    let library: FreeTypeLibrary
+    do { library = try FreeTypeLibrary() } catch {
+      owned?.deallocate()
+      throw error
+    }
+    var face: FT_Face?
+    let error = FT_New_Memory_Face(
+      library.pointer, memory.baseAddress?.assumingMemoryBound(to: FT_Byte.self), FT_Long(memory.count),
+      FT_Long(faceIndex), &face)
+    guard error == 0, let face else {
+      owned?.deallocate()
+      throw ShapingError(
+        .badFont, input: name, reason: "FreeType cannot open face \(faceIndex) (error \(error))")
+    }
+    self.library = library
+    self.face = face
+    self.owned = owned
+    unitsPerEm = max(1, Int(face.pointee.units_per_EM))
+    FT_Set_Char_Size(face, FT_F26Dot6(unitsPerEm * 64), 0, 72, 72)
+    if !variations.isEmpty { try apply(variations, path: name) }
+  }
+
+  deinit {
+    FT_Done_Face(face)
+    owned?.deallocate()
+  }
 
   private func apply(_ variations: [Variation], path: String) throws {
     var master: UnsafeMutablePointer<FT_MM_Var>?

@@ -49,6 +49,15 @@ public final class SVGRenderer {
     scaleY = Double(font.scale.y) / Double(font.identity.unitsPerEm)
   }
 
+  /// A renderer for results shaped with `font`, drawing the outlines of `outlines` (the same font
+  /// opened with FreeType, from bytes in memory for instance).
+  public init(font: ShapingFont, outlines: FreeTypeFace) {
+    self.font = font
+    self.outlines = outlines
+    scaleX = Double(font.scale.x) / Double(font.identity.unitsPerEm)
+    scaleY = Double(font.scale.y) / Double(font.identity.unitsPerEm)
+  }
+
   private func outline(_ glyph: UInt32) -> GlyphOutline? {
     if let known = cache[glyph] { return known }
     let outline = outlines.outline(of: glyph)
