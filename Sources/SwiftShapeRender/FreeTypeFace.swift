@@ -38,21 +38,10 @@ public final class FreeTypeFace {
   /// not named keep their defaults).
   ///
   /// - Throws: `ShapingError` of kind `.badFont` when FreeType cannot open the face.
-  public init(file path: String, faceIndex: Int, variations: [Variation] = []) throws {
-    library = try FreeTypeLibrary()
-    var face: FT_Face?
-    let error = FT_New_Face(library.pointer, path, FT_Long(faceIndex), &face)
-    guard error == 0, let face else {
-      throw ShapingError(
-        .badFont, input: path, reason: "FreeType cannot open face \(faceIndex) (error \(error))")
+  public convenience init(file path: String, faceIndex: Int, variations: [Variation] = []) throws {
+    try self.init(name: path, faceIndex: faceIndex, variations: variations, owned: nil) { library, face in
+      FT_New_Face(library, path, FT_Long(faceIndex), &face)
     }
-    self.face = face
-    owned = nil
-    unitsPerEm = max(1, Int(face.pointee.units_per_EM))
-    // Outlines at one pixel per font unit: 26.6 coordinates are font units × 64, with variations
-    // applied (FT_LOAD_NO_SCALE would skip them in some FreeType versions).
-    FT_Set_Char_Size(face, FT_F26Dot6(unitsPerEm * 64), 0, 72, 72)
-    if !variations.isEmpty { try apply(variations, path: path) }
   }
 
   /// Opens bytes in memory (the built-in font); FreeType reads them in place, so they must outlive
@@ -79,9 +68,22 @@ public final class FreeTypeFace {
       name: name, variations: variations)
   }
 
-  private init(
+  private convenience init(
     memory: UnsafeRawBufferPointer, owned: UnsafeMutableRawBufferPointer?, faceIndex: Int, name: String,
     variations: [Variation]
+  ) throws {
+    try self.init(name: name, faceIndex: faceIndex, variations: variations, owned: owned) { library, face in
+      FT_New_Memory_Face(
+        library, memory.baseAddress?.assumingMemoryBound(to: FT_Byte.self), FT_Long(memory.count),
+        FT_Long(faceIndex), &face)
+    }
+  }
+
+  /// Opens a face with `open`, then sizes it and applies `variations`; `owned` (freed with the face,
+  /// or at once on failure) holds the bytes a memory face reads.
+  private init(
+    name: String, faceIndex: Int, variations: [Variation], owned: UnsafeMutableRawBufferPointer?,
+    open: (FT_Library, inout FT_Face?) -> FT_Error
   ) throws {
     let library: FreeTypeLibrary
     do { library = try FreeTypeLibrary() } catch {
@@ -89,9 +91,7 @@ public final class FreeTypeFace {
       throw error
     }
     var face: FT_Face?
-    let error = FT_New_Memory_Face(
-      library.pointer, memory.baseAddress?.assumingMemoryBound(to: FT_Byte.self), FT_Long(memory.count),
-      FT_Long(faceIndex), &face)
+    let error = open(library.pointer, &face)
     guard error == 0, let face else {
       owned?.deallocate()
       throw ShapingError(
@@ -101,6 +101,8 @@ public final class FreeTypeFace {
     self.face = face
     self.owned = owned
     unitsPerEm = max(1, Int(face.pointee.units_per_EM))
+    // Outlines at one pixel per font unit: 26.6 coordinates are font units × 64, with variations
+    // applied (FT_LOAD_NO_SCALE would skip them in some FreeType versions).
     FT_Set_Char_Size(face, FT_F26Dot6(unitsPerEm * 64), 0, 72, 72)
     if !variations.isEmpty { try apply(variations, path: name) }
   }
