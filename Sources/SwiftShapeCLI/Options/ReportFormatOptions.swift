@@ -12,9 +12,16 @@ struct ReportFormatOptions: ParsableArguments {
   ///
   /// - Throws: `ShapingError` of kind `.invalidArgument` for another format.
   func isJSON() throws -> Bool {
+    try Self.isJSON(format, option: "--output-format", noun: "output format")
+  }
+
+  /// Whether `format` (given as `option`, a kind of `noun`) is json rather than text.
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` for another format.
+  static func isJSON(_ format: String, option: String, noun: String) throws -> Bool {
     guard ["text", "json"].contains(format) else {
       throw ShapingError(
-        .invalidArgument, input: "--output-format=\(format)", reason: "unknown output format (text or json)")
+        .invalidArgument, input: "\(option)=\(format)", reason: "unknown \(noun) (text or json)")
     }
     return format == "json"
   }

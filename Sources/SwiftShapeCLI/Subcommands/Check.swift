@@ -50,10 +50,7 @@ extension SwiftShapeCommand {
     var noColor = false
 
     func run() throws {
-      guard ["text", "json"].contains(format) else {
-        throw ShapingError(
-          .invalidArgument, input: "--format=\(format)", reason: "unknown report format (text or json)")
-      }
+      let json = try ReportFormatOptions.isJSON(format, option: "--format", noun: "report format")
       let fonts = try fontFiles + patterns.map { try FontLocator.match($0).file }
       var results: [CaseResult] = []
       var unusable: [ShapingError] = []
@@ -78,7 +75,7 @@ extension SwiftShapeCommand {
       }
       let report = FixtureReport(results: results)
       let out = Output.standardOutput()
-      if format == "json" {
+      if json {
         out.write(report.json() + "\n")
       } else {
         for error in unusable { out.write("ERROR \(error.description)\n") }
