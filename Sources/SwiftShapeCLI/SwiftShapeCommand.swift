@@ -30,15 +30,18 @@ struct SwiftShapeCommand: ParsableCommand {
     // formatting in C functions stays in the C locale.
     setlocale(LC_CTYPE, "")
     let arguments = Array(CommandLine.arguments.dropFirst())
-    // The common case, shaping, skips ArgumentParser's start-up cost (milliseconds of reflection
-    // on the options); anything else, and any error, takes the full parser and its messages.
-    if let command = fastShapeCommand(arguments) {
-      do {
-        try command.run()
-        return
-      } catch {
-        Diagnostics.exit(with: error, command: Shape.self)
-      }
+    // The common cases, shaping and drawing, skip ArgumentParser's start-up cost (milliseconds of
+    // reflection on the options); anything else, and any error, takes the full parser and its
+    // messages.
+    switch fastCommand(arguments) {
+    case .shape(let settings)?:
+      do { try settings.run() } catch { Diagnostics.exit(with: error, command: Shape.self) }
+      return
+    case .render(let settings)?:
+      do { try settings.run() } catch { Diagnostics.exit(with: error, command: Render.self) }
+      return
+    case nil:
+      break
     }
     do {
       var command = try parseAsRoot()
@@ -48,24 +51,38 @@ struct SwiftShapeCommand: ParsableCommand {
     }
   }
 
-  /// The subcommands other than `shape`, and `help`. Spelled out rather than read from the
-  /// configuration, which costs reflection at start-up; a test checks the two agree.
-  static let otherSubcommands: Set<String> = [
-    "render", "record", "check", "info", "fonts", "conformance", "help",
-  ]
+  /// The subcommands that always take ArgumentParser, and `help`. Spelled out rather than read
+  /// from the configuration, which costs reflection at start-up; a test checks the two agree.
+  static let otherSubcommands = ["record", "check", "info", "fonts", "conformance", "help"]
 
-  /// The `shape` command for arguments that are a shaping request, parsed by the fast parser;
-  /// nil for other subcommands, help and version requests, and arguments it does not accept.
-  static func fastShapeCommand(_ arguments: [String]) -> Shape? {
+  /// A command the fast parser read.
+  enum FastCommand: Equatable {
+    case shape(ShapeSettings)
+    case render(RenderSettings)
+  }
+
+  /// The command for arguments that ask to shape or draw, parsed by the fast parser; nil for
+  /// other subcommands, help and version requests, and arguments it does not accept.
+  static func fastCommand(_ arguments: [String]) -> FastCommand? {
     var arguments = arguments
+    var subcommand = "shape"
     if let first = arguments.first {
       if otherSubcommands.contains(first) { return nil }
-      if first == "shape" { arguments.removeFirst() }
+      if first == "shape" || first == "render" {
+        subcommand = first
+        arguments.removeFirst()
+      }
     }
-    let informational: Set<String> = [
-      "-h", "--help", "-help", "--version", "--experimental-dump-help", "--generate-completion-script",
-    ]
-    guard !arguments.contains(where: { informational.contains($0) }) else { return nil }
-    return try? ShapeArgumentParser().parse(arguments)
+    for argument in arguments {
+      switch argument {
+      case "-h", "--help", "-help", "--version", "--experimental-dump-help", "--generate-completion-script":
+        return nil
+      default: continue
+      }
+    }
+    if subcommand == "render" {
+      return (try? FastParsers.render.parse(arguments)).map(FastCommand.render)
+    }
+    return (try? FastParsers.shape.parse(arguments)).map(FastCommand.shape)
   }
 }

@@ -3,26 +3,35 @@ import Testing
 
 @testable import SwiftShapeCLI
 
-/// The fast parser used for batch requests and conformance tests must read every option exactly
-/// as ArgumentParser reads it for the command line.
+/// The fast parser, which reads the shaping commands' arguments (and batch requests and
+/// conformance tests), must read every option exactly as ArgumentParser reads it.
 @Suite("Argument parsing")
 struct ArgumentParsingTests {
-  @Test func everyOptionOfShapeIsKnownToTheFastParser() throws {
-    let help = SwiftShapeCommand.Shape.helpMessage(columns: 400)
+  /// The option names a command's help lists.
+  static func optionNames(inHelp help: String) -> Set<String> {
     let excluded: Set<String> = ["-h", "--help", "--version"]
-    var names: [String] = []
+    var names: Set<String> = []
     // Option lines start with their names: `  -u, --unicodes <list>   Code points …`.
     for line in help.split(separator: "\n") {
       let words = line.split(separator: " ").map { $0.hasSuffix(",") ? String($0.dropLast()) : String($0) }
       for word in words {
         guard word.hasPrefix("-") else { break }
-        if !excluded.contains(word) { names.append(word) }
+        if !excluded.contains(word) { names.insert(word) }
       }
     }
+    return names
+  }
+
+  @Test func everyOptionOfShapeIsKnownToTheFastParser() throws {
+    let names = Self.optionNames(inHelp: SwiftShapeCommand.Shape.helpMessage(columns: 400))
     #expect(names.count > 50)
-    for name in Set(names) {
-      #expect(ShapeArgumentParser.actions[name] != nil, "\(name) is missing from ShapeArgumentParser")
-    }
+    #expect(names == Set(FastParsers.shape.actions.keys))
+  }
+
+  @Test func everyOptionOfRenderIsKnownToTheFastParser() throws {
+    let names = Self.optionNames(inHelp: SwiftShapeCommand.Render.helpMessage(columns: 400))
+    #expect(names.count > 40)
+    #expect(names == Set(FastParsers.render.actions.keys))
   }
 
   static let samples: [[String]] = [
@@ -34,11 +43,11 @@ struct ArgumentParsingTests {
     ["--font-slant=0.2", "--font-funcs", "ft", "--ft-load-flags=0", "--variations=wght=700,wdth=75"],
     [
       "--text=a;b", "--single-par", "--text-before=x", "--text-after", "y", "--unicodes-before=61",
-      "--unicodes-after=62",
+      "--unicodes-after=62", "--max-text-length=9",
     ],
     [
       "-u", "61,62", "--features=-liga,kern[1:2]", "--shaper=ot", "--direction=rtl", "--language=ar",
-      "--script=Arab",
+      "--script=Arab", "--font=serif", "--strict",
     ],
     [
       "--bot", "--eot", "--preserve-default-ignorables", "--remove-default-ignorables", "--invisible-glyph=3",
@@ -47,57 +56,76 @@ struct ArgumentParsingTests {
       "--not-found-glyph", "4", "--utf8-clusters", "--cluster-level=2", "--normalize-glyphs",
       "--unsafe-to-concat",
     ],
-    ["--safe-to-insert-tatweel", "--verify", "-O", "hb-json", "-o", "out", "--show-text", "--show-unicode"],
+    ["--shapers=ot,fallback", "--list-shapers", "--safe-to-insert-tatweel", "--verify", "--", "-positional"],
+  ]
+
+  static let shapeSamples: [[String]] = [
+    ["-O", "hb-json", "-o", "out", "--show-text", "--show-unicode"],
     ["--show-line-num", "-v", "--no-glyph-names", "--no-positions", "--no-advances", "--no-clusters"],
     [
       "--show-extents", "--show-flags", "--ned", "-V", "-n", "3", "--cluster-unit=utf16", "--text-file=t.txt",
     ],
-    ["--shapers=ot,fallback", "--list-shapers", "--", "-positional"],
+    ["--jobs=2", "--batch"],
+    ["--requests", "r.jsonl"],
   ]
 
-  /// A command's option values, without the option groups' help titles (which ArgumentParser
-  /// drops from the groups it decodes, and the fast parser keeps).
-  static func values(_ command: SwiftShapeCommand.Shape) -> String {
-    var text = String(reflecting: command)
-    while let range = text.range(of: #", title: "[^"]*""#, options: .regularExpression) {
-      text.removeSubrange(range)
-    }
-    return text
-  }
+  static let renderSamples: [[String]] = [
+    ["-o", "out.svg", "--margin=0", "--em-pixels", "64", "--foreground=ff0000", "--background", "none"],
+    ["--annotate", "--expect", "[a=0+500]", "--output-file=x.svg"],
+  ]
 
   @Test func defaultsAreArgumentParsersDefaults() throws {
-    #expect(Self.values(ShapeArgumentParser.defaults()) == Self.values(try SwiftShapeCommand.Shape.parse([])))
+    #expect(ShapeSettings() == (try SwiftShapeCommand.Shape.parse([])).settings)
+    #expect(RenderSettings() == (try SwiftShapeCommand.Render.parse([])).settings)
   }
 
-  @Test(arguments: samples)
-  func bothParsersAgree(_ arguments: [String]) throws {
+  @Test(arguments: samples + shapeSamples)
+  func bothParsersAgreeOnShape(_ arguments: [String]) throws {
     let slow = try SwiftShapeCommand.Shape.parse(arguments)
-    let fast = try ShapeArgumentParser().parse(arguments)
-    #expect(Self.values(fast) == Self.values(slow))
+    #expect(try FastParsers.shape.parse(arguments) == slow.settings)
+  }
+
+  @Test(arguments: samples + renderSamples)
+  func bothParsersAgreeOnRender(_ arguments: [String]) throws {
+    let slow = try SwiftShapeCommand.Render.parse(arguments)
+    #expect(try FastParsers.render.parse(arguments) == slow.settings)
   }
 
   @Test func otherSubcommandsAreTheConfiguredOnes() {
     let configured = Set(SwiftShapeCommand.configuration.subcommands.map { $0._commandName })
-    #expect(SwiftShapeCommand.otherSubcommands == configured.subtracting(["shape"]).union(["help"]))
+    #expect(
+      Set(SwiftShapeCommand.otherSubcommands) == configured.subtracting(["shape", "render"]).union(["help"]))
   }
 
-  @Test func onlyShapingRequestsTakeTheFastPath() {
-    #expect(SwiftShapeCommand.fastShapeCommand(["font.ttf", "text"]) != nil)
-    #expect(SwiftShapeCommand.fastShapeCommand(["shape", "-O", "text", "--text", "a"]) != nil)
-    #expect(SwiftShapeCommand.fastShapeCommand(["info", "font.ttf"]) == nil)
-    #expect(SwiftShapeCommand.fastShapeCommand(["conformance", "x.tests"]) == nil)
-    #expect(SwiftShapeCommand.fastShapeCommand(["shape", "--help"]) == nil)
-    #expect(SwiftShapeCommand.fastShapeCommand(["--version"]) == nil)
-    #expect(SwiftShapeCommand.fastShapeCommand(["--bogus"]) == nil, "errors take ArgumentParser's messages")
+  @Test func onlyShapingAndDrawingTakeTheFastPath() {
+    #expect(
+      SwiftShapeCommand.fastCommand(["font.ttf", "text"])
+        == .shape(ShapeSettings(first: "font.ttf", second: "text")))
+    #expect(SwiftShapeCommand.fastCommand(["shape", "-O", "text", "--text", "a"]) != nil)
+    #expect(
+      SwiftShapeCommand.fastCommand(["render", "--annotate", "a"])
+        == .render(RenderSettings(first: "a", annotate: true)))
+    #expect(SwiftShapeCommand.fastCommand(["render", "-O", "text", "a"]) == nil, "render has no -O")
+    #expect(SwiftShapeCommand.fastCommand(["info", "font.ttf"]) == nil)
+    #expect(SwiftShapeCommand.fastCommand(["conformance", "x.tests"]) == nil)
+    #expect(SwiftShapeCommand.fastCommand(["shape", "--help"]) == nil)
+    #expect(SwiftShapeCommand.fastCommand(["render", "-h"]) == nil)
+    #expect(SwiftShapeCommand.fastCommand(["--version"]) == nil)
+    #expect(SwiftShapeCommand.fastCommand(["--bogus"]) == nil, "errors take ArgumentParser's messages")
   }
 
   @Test func fastParserRejectsWhatArgumentParserRejects() throws {
-    let parser = ShapeArgumentParser()
     for arguments in [
       ["--bogus"], ["--face-index=x"], ["--text"], ["--bot=1"], ["a", "b", "c"], ["--font-file=f", "a", "b"],
     ] {
       #expect(throws: (any Error).self) { try SwiftShapeCommand.Shape.parse(arguments) }
-      #expect(throws: (any Error).self) { try parser.parse(arguments) }
+      #expect(throws: (any Error).self) { try FastParsers.shape.parse(arguments) }
+      #expect(throws: (any Error).self) { try SwiftShapeCommand.Render.parse(arguments) }
+      #expect(throws: (any Error).self) { try FastParsers.render.parse(arguments) }
+    }
+    for arguments in [["--margin=wide"], ["--annotate=1"], ["--em-pixels"]] {
+      #expect(throws: (any Error).self) { try SwiftShapeCommand.Render.parse(arguments) }
+      #expect(throws: (any Error).self) { try FastParsers.render.parse(arguments) }
     }
   }
 }

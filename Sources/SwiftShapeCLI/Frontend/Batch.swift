@@ -50,7 +50,7 @@ struct Batch {
     guard !arguments.isEmpty else {
       throw ShapingError(.invalidArgument, input: "request", reason: "empty request")
     }
-    let command = try parser.parse(defaults + arguments)
+    let command = try FastParsers.shape.parse(defaults + arguments)
     guard !command.batch, command.output.outputFile == nil, !command.shaping.listShapers else {
       throw ShapingError(
         .invalidArgument, input: "request",
@@ -60,11 +60,9 @@ struct Batch {
   }
 
   private let fonts = FontCache()
-  private let parser: ShapeArgumentParser
 
-  init(defaults: [String]) throws {
+  init(defaults: [String]) {
     self.defaults = defaults
-    parser = ShapeArgumentParser()
   }
 }
 

@@ -32,9 +32,8 @@ struct ConformanceRunner {
   func run() throws -> Summary {
     let tests = try loadTests()
     let fonts = FontCache(limit: 4096)
-    let parser = ShapeArgumentParser()
     let outcomes = ParallelMap.run(tests, jobs: jobs) { test in
-      ConformanceRunner.run(test, parser: parser, fonts: fonts)
+      ConformanceRunner.run(test, fonts: fonts)
     }
     let out = Output.standardOutput()
     var summary = Summary()
@@ -79,7 +78,7 @@ struct ConformanceRunner {
   }
 
   /// Runs one test with FreeType's and HarfBuzz's font functions.
-  static func run(_ test: ConformanceTest, parser: ShapeArgumentParser, fonts: FontCache) -> Outcome {
+  static func run(_ test: ConformanceTest, fonts: FontCache) -> Outcome {
     if let reason = test.skipReason { return .skipped(reason) }
     if let shaper = test.requestedShapers.first(where: { !ConformanceRunner.availableShapers.contains($0) }) {
       return .skipped("shaper \(shaper) is not available in this HarfBuzz")
@@ -87,7 +86,7 @@ struct ConformanceRunner {
     for functions in ["ft", "ot"] {
       let output: String
       do {
-        let command = try parser.parse(test.arguments(fontFunctions: functions))
+        let command = try FastParsers.shape.parse(test.arguments(fontFunctions: functions))
         // As hb-shape runs them: what hb-shape accepts is accepted (a face index past the end).
         let request = try ShapeRequest(
           command, fonts: fonts, standardInputAllowed: false, defaultFormat: .text, lenient: true)

@@ -6,12 +6,12 @@ import SwiftShapeFonts
 /// settings. Made from the `shape` command's options, on the command line or from a batch line.
 struct ShapeRequest {
   var font: ShapingFont
-  var input: TextOptions.Input
+  var input: TextSettings.Input
   /// The longest line to shape, in bytes.
   var maximumLength: Int
   var options: ShapeOptions
-  var output: OutputOptions
-  var format: OutputOptions.Format
+  var output: OutputSettings
+  var format: OutputSettings.Format
   /// The fontconfig pattern the font was found by, with `--font`.
   var pattern: String?
 
@@ -24,8 +24,8 @@ struct ShapeRequest {
   ///   - lenient: accept what hb-shape accepts although SwiftShape refuses it by default: a face
   ///     index past the last face shapes with an empty face.
   init(
-    _ command: SwiftShapeCommand.Shape, fonts: FontCache?, standardInputAllowed: Bool,
-    defaultFormat: OutputOptions.Format? = nil, lenient: Bool = Persona.current == .hbShape
+    _ command: ShapeSettings, fonts: FontCache?, standardInputAllowed: Bool,
+    defaultFormat: OutputSettings.Format? = nil, lenient: Bool = Persona.current == .hbShape
   ) throws {
     let (positionalFont, positionalText) = command.positionals()
     try command.output.check()

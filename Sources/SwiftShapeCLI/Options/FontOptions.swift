@@ -75,6 +75,32 @@ struct FontOptions: ParsableArguments {
       "Variation-axis settings, separated by commas, e.g. 'wght=700,wdth=75'.", valueName: "list"))
   var variations: String?
 
+  /// The values given.
+  var settings: FontSettings {
+    FontSettings(
+      fontFile: fontFile, pattern: pattern, strict: strict, faceIndex: faceIndex, fontSize: fontSize,
+      points: points, ppem: ppem, pointSize: pointSize, slant: slant, fontFuncs: fontFuncs,
+      freeTypeLoadFlags: freeTypeLoadFlags, variations: variations)
+  }
+}
+
+/// The font options' values as a plain value, which the commands run on: filled by ArgumentParser
+/// (through `FontOptions`) or by the fast parser, which skips ArgumentParser's start-up cost. The
+/// defaults are the options' (a test checks that they agree).
+struct FontSettings: Sendable, Equatable {
+  var fontFile: String?
+  var pattern: String?
+  var strict = false
+  var faceIndex: Int?
+  var fontSize: String?
+  var points: Double?
+  var ppem: String?
+  var pointSize: Double?
+  var slant: Double?
+  var fontFuncs = "ot"
+  var freeTypeLoadFlags: Int32 = 2
+  var variations: String?
+
   /// The font options, checked.
   func shapingFontOptions() throws -> ShapingFont.Options {
     var options = ShapingFont.Options()
@@ -87,7 +113,7 @@ struct FontOptions: ParsableArguments {
       options.size = try FontSize(parsing: fontSize)
     }
     if let ppem {
-      let values = try FontOptions.parseNumbers(ppem, option: "--font-ppem", range: 0...Double(UInt16.max))
+      let values = try FontSettings.parseNumbers(ppem, option: "--font-ppem", range: 0...Double(UInt16.max))
       options.ppem = (UInt32(values.0), UInt32(values.1))
     }
     if let pointSize {

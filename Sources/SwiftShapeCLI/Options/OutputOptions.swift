@@ -3,17 +3,6 @@ import SwiftShape
 
 /// What to print, and where: hb-shape's output options, and SwiftShape's JSON formats.
 struct OutputOptions: ParsableArguments {
-  enum Format: String, ExpressibleByArgument, CaseIterable {
-    /// One SwiftShape JSON document for all lines.
-    case json
-    /// One compact SwiftShape JSON document per input line.
-    case jsonl
-    /// hb-shape's text format, one line per input line.
-    case text
-    /// hb-shape's JSON format, one line per input line.
-    case hbJSON = "hb-json"
-  }
-
   @Option(
     name: [.customShort("O"), .customLong("output-format")],
     help: ArgumentHelp(
@@ -87,6 +76,46 @@ struct OutputOptions: ParsableArguments {
     help: ArgumentHelp("Shape each line this many times (for timing); print the result once.", valueName: "N")
   )
   var iterations: Int = 1
+
+  /// The values given.
+  var settings: OutputSettings {
+    OutputSettings(
+      format: format, outputFile: outputFile, showText: showText, showUnicode: showUnicode,
+      showLineNumber: showLineNumber, verbose: verbose, noGlyphNames: noGlyphNames, noPositions: noPositions,
+      noAdvances: noAdvances, noClusters: noClusters, showExtents: showExtents, showFlags: showFlags,
+      noExtraData: noExtraData, trace: trace, jobs: jobs, iterations: iterations)
+  }
+}
+
+/// The output options' values as a plain value (see `FontSettings`).
+struct OutputSettings: Sendable, Equatable {
+  enum Format: String, CaseIterable, Sendable {
+    /// One SwiftShape JSON document for all lines.
+    case json
+    /// One compact SwiftShape JSON document per input line.
+    case jsonl
+    /// hb-shape's text format, one line per input line.
+    case text
+    /// hb-shape's JSON format, one line per input line.
+    case hbJSON = "hb-json"
+  }
+
+  var format: String?
+  var outputFile: String?
+  var showText = false
+  var showUnicode = false
+  var showLineNumber = false
+  var verbose = false
+  var noGlyphNames = false
+  var noPositions = false
+  var noAdvances = false
+  var noClusters = false
+  var showExtents = false
+  var showFlags = false
+  var noExtraData = false
+  var trace = false
+  var jobs = 1
+  var iterations = 1
 
   /// The output format, with hb-shape's defaults when the program runs as `hb-shape`.
   func resolvedFormat() throws -> Format {

@@ -85,6 +85,40 @@ struct ShapingOptions: ParsableArguments {
   @Flag(name: .customLong("verify"), help: "Check the result; fail naming the check that does not hold.")
   var verify = false
 
+  /// The values given.
+  var settings: ShapingSettings {
+    ShapingSettings(
+      features: features, listShapers: listShapers, shapers: shapers, direction: direction,
+      language: language, script: script, beginningOfText: beginningOfText, endOfText: endOfText,
+      preserveDefaultIgnorables: preserveDefaultIgnorables, removeDefaultIgnorables: removeDefaultIgnorables,
+      invisibleGlyph: invisibleGlyph, notFoundGlyph: notFoundGlyph, utf8Clusters: utf8Clusters,
+      clusterUnit: clusterUnit, clusterLevel: clusterLevel, normalizeGlyphs: normalizeGlyphs,
+      unsafeToConcat: unsafeToConcat, safeToInsertTatweel: safeToInsertTatweel, verify: verify)
+  }
+}
+
+/// The shaping options' values as a plain value (see `FontSettings`).
+struct ShapingSettings: Sendable, Equatable {
+  var features: String?
+  var listShapers = false
+  var shapers: String?
+  var direction: String?
+  var language: String?
+  var script: String?
+  var beginningOfText = false
+  var endOfText = false
+  var preserveDefaultIgnorables = false
+  var removeDefaultIgnorables = false
+  var invisibleGlyph: UInt32 = 0
+  var notFoundGlyph: UInt32 = 0
+  var utf8Clusters = false
+  var clusterUnit: String?
+  var clusterLevel = 0
+  var normalizeGlyphs = false
+  var unsafeToConcat = false
+  var safeToInsertTatweel = false
+  var verify = false
+
   /// The shaping options, checked.
   func shapeOptions() throws -> ShapeOptions {
     var options = ShapeOptions()

@@ -48,6 +48,27 @@ struct TextOptions: ParsableArguments {
     help: ArgumentHelp("Context after each line, as code points.", valueName: "list"))
   var unicodesAfter: String?
 
+  /// The values given.
+  var settings: TextSettings {
+    TextSettings(
+      text: text, textFile: textFile, unicodes: unicodes, singleParagraph: singleParagraph,
+      textBefore: textBefore, textAfter: textAfter, maximumLength: maximumLength,
+      unicodesBefore: unicodesBefore, unicodesAfter: unicodesAfter)
+  }
+}
+
+/// The text options' values as a plain value (see `FontSettings`).
+struct TextSettings: Sendable, Equatable {
+  var text: String?
+  var textFile: String?
+  var unicodes: String?
+  var singleParagraph = false
+  var textBefore: String?
+  var textAfter: String?
+  var maximumLength = TextLimits.defaultMaximum
+  var unicodesBefore: String?
+  var unicodesAfter: String?
+
   /// Where the text comes from, when it is given by an option.
   var givenSources: [String] {
     [

@@ -28,7 +28,8 @@ extension SwiftShapeCommand {
       let json = try report.isJSON()
       var file = font
       var index = faceIndex ?? 0
-      if !IO.isRegularFile(font) && !Shape.fontExtensions.contains(where: { font.lowercased().hasSuffix($0) })
+      if !IO.isRegularFile(font)
+        && !ShapeSettings.fontExtensions.contains(where: { font.lowercased().hasSuffix($0) })
       {
         let match = try FontLocator.match(font)
         if match.isSubstitute {

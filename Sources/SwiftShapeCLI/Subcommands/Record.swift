@@ -32,8 +32,8 @@ extension SwiftShapeCommand {
     @OptionGroup(title: "Shaping options") var shaping: ShapingOptions
 
     func run() throws {
-      _ = try font.shapingFontOptions()  // checks the values
-      let shapeOptions = try shaping.shapeOptions()
+      _ = try font.settings.shapingFontOptions()  // checks the values
+      let shapeOptions = try shaping.settings.shapeOptions()
       var settings = FixtureSettings()
       if let pattern = font.pattern {
         settings.fontPattern = pattern
@@ -56,7 +56,7 @@ extension SwiftShapeCommand {
         shapeOptions.clusterLevel == .monotoneGraphemes ? nil : shapeOptions.clusterLevel.rawValue
       settings.clusterUnit =
         shapeOptions.clusterUnit == .unicodeScalars ? nil : shapeOptions.clusterUnit.rawValue
-      let lines = try text.lines(positionalText: positionalText)
+      let lines = try text.settings.lines(positionalText: positionalText)
       guard !lines.isEmpty else {
         throw ShapingError(.invalidArgument, input: "text", reason: "nothing to record")
       }

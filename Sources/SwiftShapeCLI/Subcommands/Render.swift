@@ -61,90 +61,113 @@ extension SwiftShapeCommand {
       help: ArgumentHelp("An expected glyph run to draw under the result.", valueName: "glyphs|fixture#case"))
     var expect: String?
 
-    func run() throws {
-      var svgOptions = SVGOptions()
-      guard margin.isFinite, margin >= 0, margin <= 10_000 else {
-        throw ShapingError(
-          .invalidArgument, input: "--margin=\(margin)", reason: "must be from 0 to 10000 pixels")
-      }
-      guard emPixels.isFinite, emPixels > 0, emPixels <= 100_000 else {
-        throw ShapingError(.invalidArgument, input: "--em-pixels=\(emPixels)", reason: "must be more than 0")
-      }
-      svgOptions.margin = margin
-      svgOptions.pixelsPerEm = emPixels
-      svgOptions.annotate = annotate
-      guard let foregroundColor = parseColor(foreground) else {
-        throw ShapingError(
-          .invalidArgument, input: "--foreground=\(foreground)", reason: "not a color (rrggbb or rrggbbaa)")
-      }
-      svgOptions.foreground = foregroundColor
-      if background == "none" {
-        svgOptions.background = nil
-      } else {
-        guard let color = parseColor(background) else {
-          throw ShapingError(
-            .invalidArgument, input: "--background=\(background)",
-            reason: "not a color (rrggbb, rrggbbaa or none)")
-        }
-        svgOptions.background = color
-      }
-      var shape = ShapeArgumentParser.defaults()
-      shape.first = first
-      shape.second = second
-      shape.font = font
-      shape.text = text
-      shape.shaping = shaping
-      try shape.validate()
-      let request = try ShapeRequest(shape, fonts: nil, standardInputAllowed: true, defaultFormat: .json)
-      let lines = try text.lines(positionalText: shape.positionals().text)
-      let results = try lines.map { try request.font.shape($0, options: request.options) }
-      let expected = try expect.map { try expectedGlyphs($0, font: request.font) }
-      let svg = try SVGRenderer(font: request.font).svg(results, expected: expected, options: svgOptions)
-      let out = try outputFile.map(Output.file) ?? .standardOutput()
-      out.write(svg)
-      try out.commit()
+    /// The values given.
+    var settings: RenderSettings {
+      RenderSettings(
+        first: first, second: second, font: font.settings, text: text.settings, shaping: shaping.settings,
+        outputFile: outputFile, margin: margin, emPixels: emPixels, foreground: foreground,
+        background: background, annotate: annotate, expect: expect)
     }
 
-    /// The expected run: hb-shape's text syntax, or a fixture's case (`file.json#3` or `#name`).
-    private func expectedGlyphs(_ text: String, font: ShapingFont) throws -> [ShapedGlyph] {
-      var wanted: [ExpectedGlyph]
-      if let hash = text.lastIndex(of: "#"), text[..<hash].hasSuffix(".json") {
-        let fixture = try Fixture.load(String(text[..<hash]))
-        let key = String(text[text.index(after: hash)...])
-        guard
-          let testCase = fixture.cases.first(where: { String($0.index) == key || $0.name == key })
-        else {
-          throw ShapingError(
-            .invalidArgument, input: "--expect=\(text)", reason: "the fixture has no such case")
-        }
-        switch testCase.expectation {
-        case .glyphs(let glyphs): wanted = glyphs
-        case .hbText(let hb): wanted = try ExpectedGlyph.parseHBText(hb)
-        case .perFont(let entries):
-          wanted = try ExpectedGlyph.parseHBText(entries.first { $0.font == "default" }?.text ?? "")
-        }
+    func validate() throws { try settings.validate() }
+
+    func run() throws { try settings.run() }
+  }
+}
+
+/// The `render` command's values as a plain value (see `FontSettings`).
+struct RenderSettings: ShapingCommandSettings {
+  var first: String?
+  var second: String?
+  var font = FontSettings()
+  var text = TextSettings()
+  var shaping = ShapingSettings()
+  var outputFile: String?
+  var margin: Double = 16
+  var emPixels: Double = 256
+  var foreground = "000000"
+  var background = "FFFFFF"
+  var annotate = false
+  var expect: String?
+
+  func run() throws {
+    var svgOptions = SVGOptions()
+    guard margin.isFinite, margin >= 0, margin <= 10_000 else {
+      throw ShapingError(
+        .invalidArgument, input: "--margin=\(margin)", reason: "must be from 0 to 10000 pixels")
+    }
+    guard emPixels.isFinite, emPixels > 0, emPixels <= 100_000 else {
+      throw ShapingError(.invalidArgument, input: "--em-pixels=\(emPixels)", reason: "must be more than 0")
+    }
+    svgOptions.margin = margin
+    svgOptions.pixelsPerEm = emPixels
+    svgOptions.annotate = annotate
+    guard let foregroundColor = parseColor(foreground) else {
+      throw ShapingError(
+        .invalidArgument, input: "--foreground=\(foreground)", reason: "not a color (rrggbb or rrggbbaa)")
+    }
+    svgOptions.foreground = foregroundColor
+    if background == "none" {
+      svgOptions.background = nil
+    } else {
+      guard let color = parseColor(background) else {
+        throw ShapingError(
+          .invalidArgument, input: "--background=\(background)",
+          reason: "not a color (rrggbb, rrggbbaa or none)")
+      }
+      svgOptions.background = color
+    }
+    try validate()
+    let shape = ShapeSettings(first: first, second: second, font: font, text: text, shaping: shaping)
+    let request = try ShapeRequest(shape, fonts: nil, standardInputAllowed: true, defaultFormat: .json)
+    let lines = try text.lines(positionalText: positionals().text)
+    let results = try lines.map { try request.font.shape($0, options: request.options) }
+    let expected = try expect.map { try expectedGlyphs($0, font: request.font) }
+    let svg = try SVGRenderer(font: request.font).svg(results, expected: expected, options: svgOptions)
+    let out = try outputFile.map(Output.file) ?? .standardOutput()
+    out.write(svg)
+    try out.commit()
+  }
+
+  /// The expected run: hb-shape's text syntax, or a fixture's case (`file.json#3` or `#name`).
+  private func expectedGlyphs(_ text: String, font: ShapingFont) throws -> [ShapedGlyph] {
+    var wanted: [ExpectedGlyph]
+    if let hash = text.lastIndex(of: "#"), text[..<hash].hasSuffix(".json") {
+      let fixture = try Fixture.load(String(text[..<hash]))
+      let key = String(text[text.index(after: hash)...])
+      guard
+        let testCase = fixture.cases.first(where: { String($0.index) == key || $0.name == key })
+      else {
+        throw ShapingError(
+          .invalidArgument, input: "--expect=\(text)", reason: "the fixture has no such case")
+      }
+      switch testCase.expectation {
+      case .glyphs(let glyphs): wanted = glyphs
+      case .hbText(let hb): wanted = try ExpectedGlyph.parseHBText(hb)
+      case .perFont(let entries):
+        wanted = try ExpectedGlyph.parseHBText(entries.first { $0.font == "default" }?.text ?? "")
+      }
+    } else {
+      do {
+        wanted = try ExpectedGlyph.parseHBText(text)
+      } catch let error as ShapingError {
+        throw ShapingError(.invalidArgument, input: "--expect", reason: error.description)
+      }
+    }
+    return try wanted.map { glyph in
+      let id: UInt32
+      if let known = glyph.id {
+        id = known
+      } else if let name = glyph.name, let found = font.font.glyph(named: name) ?? UInt32(name) {
+        id = found
       } else {
-        do {
-          wanted = try ExpectedGlyph.parseHBText(text)
-        } catch let error as ShapingError {
-          throw ShapingError(.invalidArgument, input: "--expect", reason: error.description)
-        }
+        throw ShapingError(
+          .invalidArgument, input: "--expect", reason: "the font has no glyph named \(glyph.name ?? "?")")
       }
-      return try wanted.map { glyph in
-        let id: UInt32
-        if let known = glyph.id {
-          id = known
-        } else if let name = glyph.name, let found = font.font.glyph(named: name) ?? UInt32(name) {
-          id = found
-        } else {
-          throw ShapingError(
-            .invalidArgument, input: "--expect", reason: "the font has no glyph named \(glyph.name ?? "?")")
-        }
-        let advance = font.font.advance(of: id)
-        return ShapedGlyph(
-          id: id, name: glyph.name, cluster: glyph.cluster ?? 0, xAdvance: glyph.xAdvance ?? advance.x,
-          yAdvance: glyph.yAdvance ?? advance.y, xOffset: glyph.xOffset ?? 0, yOffset: glyph.yOffset ?? 0)
-      }
+      let advance = font.font.advance(of: id)
+      return ShapedGlyph(
+        id: id, name: glyph.name, cluster: glyph.cluster ?? 0, xAdvance: glyph.xAdvance ?? advance.x,
+        yAdvance: glyph.yAdvance ?? advance.y, xOffset: glyph.xOffset ?? 0, yOffset: glyph.yOffset ?? 0)
     }
   }
 }

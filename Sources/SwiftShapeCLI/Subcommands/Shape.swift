@@ -42,63 +42,103 @@ extension SwiftShapeCommand {
         "Answer JSON requests, one per line, from a file or standard input ('-').", valueName: "path"))
     var requests: String?
 
-    static let fontExtensions = [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".dfont"]
-
-    /// Sorts the positional arguments into a font and a text, as the discussion says.
-    func positionals() -> (font: String?, text: String?) {
-      switch (first, second) {
-      case (let first?, let second?): return (first, second)
-      case (let first?, nil):
-        guard font.fontFile == nil else { return (nil, first) }
-        let looksLikeFont =
-          !text.givenSources.isEmpty || IO.isRegularFile(first)
-          || Shape.fontExtensions.contains { first.lowercased().hasSuffix($0) }
-        return looksLikeFont ? (first, nil) : (nil, first)
-      default: return (nil, nil)
-      }
+    /// The values given.
+    var settings: ShapeSettings {
+      ShapeSettings(
+        first: first, second: second, font: font.settings, text: text.settings, shaping: shaping.settings,
+        output: output.settings, batch: batch, requests: requests)
     }
 
-    func validate() throws {
-      if second != nil && font.fontFile != nil {
-        throw ValidationError("a font was given both by --font-file and as an argument")
-      }
-    }
+    func validate() throws { try settings.validate() }
 
-    func run() throws {
-      if shaping.listShapers {
-        let out = Output.standardOutput()
-        out.write(HarfBuzz.shapers.map { $0 + "\n" }.joined())
-        try out.commit()
-        return
+    func run() throws { try settings.run() }
+  }
+}
+
+/// What the shaping commands (`shape`, `render`) share: a font and a text, given as arguments or
+/// options, and how to shape.
+protocol ShapingCommandSettings: Sendable, Equatable {
+  /// Every option at its default.
+  init()
+  var first: String? { get set }
+  var second: String? { get set }
+  var font: FontSettings { get set }
+  var text: TextSettings { get set }
+  var shaping: ShapingSettings { get set }
+}
+
+extension ShapingCommandSettings {
+  /// Sorts the positional arguments into a font and a text: with one argument and no
+  /// `--font-file`, it is the font when it names an existing file or ends in a font extension
+  /// (or the text comes from an option), else the text.
+  func positionals() -> (font: String?, text: String?) {
+    switch (first, second) {
+    case (let first?, let second?): return (first, second)
+    case (let first?, nil):
+      guard font.fontFile == nil else { return (nil, first) }
+      let looksLikeFont =
+        !text.givenSources.isEmpty || IO.isRegularFile(first)
+        || ShapeSettings.fontExtensions.contains { first.lowercased().hasSuffix($0) }
+      return looksLikeFont ? (first, nil) : (nil, first)
+    default: return (nil, nil)
+    }
+  }
+
+  func validate() throws {
+    if second != nil && font.fontFile != nil {
+      throw ValidationError("a font was given both by --font-file and as an argument")
+    }
+  }
+}
+
+/// The `shape` command's values as a plain value (see `FontSettings`).
+struct ShapeSettings: ShapingCommandSettings {
+  var first: String?
+  var second: String?
+  var font = FontSettings()
+  var text = TextSettings()
+  var shaping = ShapingSettings()
+  var output = OutputSettings()
+  var batch = false
+  var requests: String?
+
+  /// File name endings taken for a font, for a lone positional argument.
+  static let fontExtensions = [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".dfont"]
+
+  func run() throws {
+    if shaping.listShapers {
+      let out = Output.standardOutput()
+      out.write(HarfBuzz.shapers.map { $0 + "\n" }.joined())
+      try out.commit()
+      return
+    }
+    if let requests {
+      guard first == nil, second == nil, !batch else {
+        throw ValidationError("--requests takes its requests from the file, not as arguments")
       }
-      if let requests {
-        guard first == nil, second == nil, !batch else {
-          throw ValidationError("--requests takes its requests from the file, not as arguments")
-        }
-        try output.check()
-        try RequestStream(path: requests, jobs: output.jobs, maximumLength: text.maximumLength).run()
-        return
+      try output.check()
+      try RequestStream(path: requests, jobs: output.jobs, maximumLength: text.maximumLength).run()
+      return
+    }
+    if batch {
+      guard first == nil, second == nil else {
+        throw ValidationError("--batch takes its requests from standard input, not as arguments")
       }
-      if batch {
-        guard first == nil, second == nil else {
-          throw ValidationError("--batch takes its requests from standard input, not as arguments")
-        }
-        var defaults = Array(CommandLine.arguments.dropFirst())
-        if defaults.first == "shape" { defaults.removeFirst() }
-        var batch = try Batch(defaults: defaults.filter { $0 != "--batch" })
-        batch.maximumLength = text.maximumLength
-        try batch.run()
-        return
-      }
-      let request = try ShapeRequest(self, fonts: nil, standardInputAllowed: true)
-      let out = try output.outputFile.map(Output.file) ?? .standardOutput()
-      do {
-        try request.run(to: out)
-        try out.commit()
-      } catch {
-        out.discard()
-        throw error
-      }
+      var defaults = Array(CommandLine.arguments.dropFirst())
+      if defaults.first == "shape" { defaults.removeFirst() }
+      var batch = Batch(defaults: defaults.filter { $0 != "--batch" })
+      batch.maximumLength = text.maximumLength
+      try batch.run()
+      return
+    }
+    let request = try ShapeRequest(self, fonts: nil, standardInputAllowed: true)
+    let out = try output.outputFile.map(Output.file) ?? .standardOutput()
+    do {
+      try request.run(to: out)
+      try out.commit()
+    } catch {
+      out.discard()
+      throw error
     }
   }
 }
