@@ -12,8 +12,8 @@ struct FastParser<Settings: ShapingCommandSettings>: Sendable {
     case value(@Sendable (inout Settings, String) throws -> Void)
   }
 
-  /// Every option, by each of its names.
-  let actions: [String: Action]
+  /// What the option of a name does; nil for an unknown option.
+  let action: @Sendable (String) -> Action?
 
   /// The settings for `arguments`, in hb-shape's syntax: `--name=value`, `--name value`,
   /// `-u value`, flags, and up to two positional arguments (`--` ends the options).
@@ -42,7 +42,7 @@ struct FastParser<Settings: ShapingCommandSettings>: Sendable {
         name = String(argument[..<equals])
         attached = String(argument[argument.index(after: equals)...])
       }
-      guard let action = actions[name] else {
+      guard let action = action(name) else {
         throw ShapingError(.invalidArgument, input: name, reason: "unknown option")
       }
       switch action {
@@ -74,107 +74,99 @@ struct FastParser<Settings: ShapingCommandSettings>: Sendable {
   }
 }
 
-/// The option tables of the shaping commands.
+/// The options of the shaping commands. Each command's are a `switch` rather than a table, so a
+/// run looks up the options it is given and builds nothing at start-up.
 enum FastParsers {
   /// `shape`: the font, text, shaping and output options, `--batch` and `--requests`.
-  static let shape = FastParser<ShapeSettings>(
-    actions: OptionTable<ShapeSettings>.shaping { table in
-      table.value("-O", "--output-format") { $0.output.format = $1 }
-      table.value("-o", "--output-file") { $0.output.outputFile = $1 }
-      table.flag("--show-text") { $0.output.showText = true }
-      table.flag("--show-unicode") { $0.output.showUnicode = true }
-      table.flag("--show-line-num") { $0.output.showLineNumber = true }
-      table.flag("-v", "--verbose") { $0.output.verbose = true }
-      table.flag("--no-glyph-names") { $0.output.noGlyphNames = true }
-      table.flag("--no-positions") { $0.output.noPositions = true }
-      table.flag("--no-advances") { $0.output.noAdvances = true }
-      table.flag("--no-clusters") { $0.output.noClusters = true }
-      table.flag("--show-extents") { $0.output.showExtents = true }
-      table.flag("--show-flags") { $0.output.showFlags = true }
-      table.flag("--ned") { $0.output.noExtraData = true }
-      table.flag("-V", "--trace") { $0.output.trace = true }
-      table.value("-n", "--num-iterations") { $0.output.iterations = try number($1, "--num-iterations") }
-      table.value("--jobs") { $0.output.jobs = try number($1, "--jobs") }
-      table.flag("--batch") { $0.batch = true }
-      table.value("--requests") { $0.requests = $1 }
-    })
+  static let shape = FastParser<ShapeSettings> { name in
+    if let action: FastParser<ShapeSettings>.Action = shapingAction(name) { return action }
+    switch name {
+    case "-O", "--output-format": return .value { $0.output.format = $1 }
+    case "-o", "--output-file": return .value { $0.output.outputFile = $1 }
+    case "--show-text": return .flag { $0.output.showText = true }
+    case "--show-unicode": return .flag { $0.output.showUnicode = true }
+    case "--show-line-num": return .flag { $0.output.showLineNumber = true }
+    case "-v", "--verbose": return .flag { $0.output.verbose = true }
+    case "--no-glyph-names": return .flag { $0.output.noGlyphNames = true }
+    case "--no-positions": return .flag { $0.output.noPositions = true }
+    case "--no-advances": return .flag { $0.output.noAdvances = true }
+    case "--no-clusters": return .flag { $0.output.noClusters = true }
+    case "--show-extents": return .flag { $0.output.showExtents = true }
+    case "--show-flags": return .flag { $0.output.showFlags = true }
+    case "--ned": return .flag { $0.output.noExtraData = true }
+    case "-V", "--trace": return .flag { $0.output.trace = true }
+    case "-n", "--num-iterations": return .value { $0.output.iterations = try number($1, name) }
+    case "--jobs": return .value { $0.output.jobs = try number($1, name) }
+    case "--batch": return .flag { $0.batch = true }
+    case "--requests": return .value { $0.requests = $1 }
+    default: return nil
+    }
+  }
 
   /// `render`: the font, text and shaping options, and the drawing's.
-  static let render = FastParser<RenderSettings>(
-    actions: OptionTable<RenderSettings>.shaping { table in
-      table.value("-o", "--output-file") { $0.outputFile = $1 }
-      table.value("--margin") { $0.margin = try number($1, "--margin") }
-      table.value("--em-pixels") { $0.emPixels = try number($1, "--em-pixels") }
-      table.value("--foreground") { $0.foreground = $1 }
-      table.value("--background") { $0.background = $1 }
-      table.flag("--annotate") { $0.annotate = true }
-      table.value("--expect") { $0.expect = $1 }
-    })
-}
+  static let render = FastParser<RenderSettings> { name in
+    if let action: FastParser<RenderSettings>.Action = shapingAction(name) { return action }
+    switch name {
+    case "-o", "--output-file": return .value { $0.outputFile = $1 }
+    case "--margin": return .value { $0.margin = try number($1, name) }
+    case "--em-pixels": return .value { $0.emPixels = try number($1, name) }
+    case "--foreground": return .value { $0.foreground = $1 }
+    case "--background": return .value { $0.background = $1 }
+    case "--annotate": return .flag { $0.annotate = true }
+    case "--expect": return .value { $0.expect = $1 }
+    default: return nil
+    }
+  }
 
-/// Builds an option table: the options every shaping command takes, then a command's own.
-struct OptionTable<Settings: ShapingCommandSettings> {
-  typealias Action = FastParser<Settings>.Action
-
-  private(set) var actions: [String: Action] = [:]
-
-  mutating func value(_ names: String..., apply: @escaping @Sendable (inout Settings, String) throws -> Void)
+  /// The font, text and shaping options, which every shaping command takes.
+  static func shapingAction<Settings: ShapingCommandSettings>(_ name: String) -> FastParser<Settings>.Action?
   {
-    for name in names { actions[name] = .value(apply) }
-  }
-
-  mutating func flag(_ names: String..., apply: @escaping @Sendable (inout Settings) -> Void) {
-    for name in names { actions[name] = .flag(apply) }
-  }
-
-  /// The font, text and shaping options, and those `more` adds.
-  static func shaping(_ more: (inout OptionTable) -> Void) -> [String: Action] {
-    var table = OptionTable()
+    switch name {
     // Font options.
-    table.value("--font-file") { $0.font.fontFile = $1 }
-    table.value("--font") { $0.font.pattern = $1 }
-    table.flag("--strict") { $0.font.strict = true }
-    table.value("--face-index") { $0.font.faceIndex = try number($1, "--face-index") }
-    table.value("--font-size") { $0.font.fontSize = $1 }
-    table.value("--size") { $0.font.points = try number($1, "--size") }
-    table.value("--font-ppem") { $0.font.ppem = $1 }
-    table.value("--font-ptem") { $0.font.pointSize = try number($1, "--font-ptem") }
-    table.value("--font-slant") { $0.font.slant = try number($1, "--font-slant") }
-    table.value("--font-funcs") { $0.font.fontFuncs = $1 }
-    table.value("--ft-load-flags") { $0.font.freeTypeLoadFlags = try number($1, "--ft-load-flags") }
-    table.value("--variations") { $0.font.variations = $1 }
+    case "--font-file": return .value { $0.font.fontFile = $1 }
+    case "--font": return .value { $0.font.pattern = $1 }
+    case "--strict": return .flag { $0.font.strict = true }
+    case "--face-index": return .value { $0.font.faceIndex = try number($1, name) }
+    case "--font-size": return .value { $0.font.fontSize = $1 }
+    case "--size": return .value { $0.font.points = try number($1, name) }
+    case "--font-ppem": return .value { $0.font.ppem = $1 }
+    case "--font-ptem": return .value { $0.font.pointSize = try number($1, name) }
+    case "--font-slant": return .value { $0.font.slant = try number($1, name) }
+    case "--font-funcs": return .value { $0.font.fontFuncs = $1 }
+    case "--ft-load-flags": return .value { $0.font.freeTypeLoadFlags = try number($1, name) }
+    case "--variations": return .value { $0.font.variations = $1 }
     // Text options.
-    table.value("--text") { $0.text.text = $1 }
-    table.value("--text-file") { $0.text.textFile = $1 }
-    table.value("-u", "--unicodes") { $0.text.unicodes = $1 }
-    table.flag("--single-par") { $0.text.singleParagraph = true }
-    table.value("--text-before") { $0.text.textBefore = $1 }
-    table.value("--text-after") { $0.text.textAfter = $1 }
-    table.value("--unicodes-before") { $0.text.unicodesBefore = $1 }
-    table.value("--max-text-length") { $0.text.maximumLength = try number($1, "--max-text-length") }
-    table.value("--unicodes-after") { $0.text.unicodesAfter = $1 }
+    case "--text": return .value { $0.text.text = $1 }
+    case "--text-file": return .value { $0.text.textFile = $1 }
+    case "-u", "--unicodes": return .value { $0.text.unicodes = $1 }
+    case "--single-par": return .flag { $0.text.singleParagraph = true }
+    case "--text-before": return .value { $0.text.textBefore = $1 }
+    case "--text-after": return .value { $0.text.textAfter = $1 }
+    case "--unicodes-before": return .value { $0.text.unicodesBefore = $1 }
+    case "--unicodes-after": return .value { $0.text.unicodesAfter = $1 }
+    case "--max-text-length": return .value { $0.text.maximumLength = try number($1, name) }
     // Shaping options.
-    table.value("--features") { $0.shaping.features = $1 }
-    table.flag("--list-shapers") { $0.shaping.listShapers = true }
-    table.value("--shapers", "--shaper") { $0.shaping.shapers = $1 }
-    table.value("--direction") { $0.shaping.direction = $1 }
-    table.value("--language") { $0.shaping.language = $1 }
-    table.value("--script") { $0.shaping.script = $1 }
-    table.flag("--bot") { $0.shaping.beginningOfText = true }
-    table.flag("--eot") { $0.shaping.endOfText = true }
-    table.flag("--preserve-default-ignorables") { $0.shaping.preserveDefaultIgnorables = true }
-    table.flag("--remove-default-ignorables") { $0.shaping.removeDefaultIgnorables = true }
-    table.value("--invisible-glyph") { $0.shaping.invisibleGlyph = try number($1, "--invisible-glyph") }
-    table.value("--not-found-glyph") { $0.shaping.notFoundGlyph = try number($1, "--not-found-glyph") }
-    table.flag("--utf8-clusters") { $0.shaping.utf8Clusters = true }
-    table.value("--cluster-unit") { $0.shaping.clusterUnit = $1 }
-    table.value("--cluster-level") { $0.shaping.clusterLevel = try number($1, "--cluster-level") }
-    table.flag("--normalize-glyphs") { $0.shaping.normalizeGlyphs = true }
-    table.flag("--unsafe-to-concat") { $0.shaping.unsafeToConcat = true }
-    table.flag("--safe-to-insert-tatweel") { $0.shaping.safeToInsertTatweel = true }
-    table.flag("--verify") { $0.shaping.verify = true }
-    more(&table)
-    return table.actions
+    case "--features": return .value { $0.shaping.features = $1 }
+    case "--list-shapers": return .flag { $0.shaping.listShapers = true }
+    case "--shapers", "--shaper": return .value { $0.shaping.shapers = $1 }
+    case "--direction": return .value { $0.shaping.direction = $1 }
+    case "--language": return .value { $0.shaping.language = $1 }
+    case "--script": return .value { $0.shaping.script = $1 }
+    case "--bot": return .flag { $0.shaping.beginningOfText = true }
+    case "--eot": return .flag { $0.shaping.endOfText = true }
+    case "--preserve-default-ignorables": return .flag { $0.shaping.preserveDefaultIgnorables = true }
+    case "--remove-default-ignorables": return .flag { $0.shaping.removeDefaultIgnorables = true }
+    case "--invisible-glyph": return .value { $0.shaping.invisibleGlyph = try number($1, name) }
+    case "--not-found-glyph": return .value { $0.shaping.notFoundGlyph = try number($1, name) }
+    case "--utf8-clusters": return .flag { $0.shaping.utf8Clusters = true }
+    case "--cluster-unit": return .value { $0.shaping.clusterUnit = $1 }
+    case "--cluster-level": return .value { $0.shaping.clusterLevel = try number($1, name) }
+    case "--normalize-glyphs": return .flag { $0.shaping.normalizeGlyphs = true }
+    case "--unsafe-to-concat": return .flag { $0.shaping.unsafeToConcat = true }
+    case "--safe-to-insert-tatweel": return .flag { $0.shaping.safeToInsertTatweel = true }
+    case "--verify": return .flag { $0.shaping.verify = true }
+    default: return nil
+    }
   }
 }
 
