@@ -188,21 +188,36 @@ public struct GlyphOutline: Sendable, Hashable {
   public var commands: [Command]
 
   /// The bounding box of the points (control points included), or nil for an empty outline.
-  public var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
-    var points: [Point] = []
+  public var bounds: Bounds? {
+    var bounds: Bounds?
+    func include(_ point: Point) {
+      guard let known = bounds else {
+        bounds = (point.x, point.y, point.x, point.y)
+        return
+      }
+      bounds = (
+        min(known.minX, point.x), min(known.minY, point.y), max(known.maxX, point.x), max(known.maxY, point.y)
+      )
+    }
     for command in commands {
       switch command {
-      case .move(let p), .line(let p): points.append(p)
-      case .quadratic(let c, let p): points += [c, p]
-      case .cubic(let c1, let c2, let p): points += [c1, c2, p]
+      case .move(let p), .line(let p): include(p)
+      case .quadratic(let c, let p):
+        include(c)
+        include(p)
+      case .cubic(let c1, let c2, let p):
+        include(c1)
+        include(c2)
+        include(p)
       case .close: break
       }
     }
-    guard let first = points.first else { return nil }
-    return points.reduce((first.x, first.y, first.x, first.y)) {
-      (min($0.0, $1.x), min($0.1, $1.y), max($0.2, $1.x), max($0.3, $1.y))
-    }
+    return bounds
   }
+
+  /// A box: the smallest and largest x and y.
+  public typealias Bounds = (minX: Double, minY: Double, maxX: Double, maxY: Double)
+
 }
 
 /// Collects FreeType's decomposition callbacks into commands.

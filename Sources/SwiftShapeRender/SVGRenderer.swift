@@ -26,7 +26,8 @@ public struct SVGOptions: Sendable {
 public final class SVGRenderer {
   private let font: ShapingFont
   private let outlines: FreeTypeFace
-  private var cache: [UInt32: GlyphOutline?] = [:]
+  /// Each glyph's outline (nil when FreeType has none) and its bounds, read once.
+  private var cache: [UInt32: (outline: GlyphOutline?, bounds: GlyphOutline.Bounds?)] = [:]
   /// Result units per font unit.
   private let scaleX: Double
   private let scaleY: Double
@@ -58,11 +59,14 @@ public final class SVGRenderer {
     scaleY = Double(font.scale.y) / Double(font.identity.unitsPerEm)
   }
 
-  private func outline(_ glyph: UInt32) -> GlyphOutline? {
+  private func outline(_ glyph: UInt32) -> GlyphOutline? { entry(glyph).outline }
+
+  private func entry(_ glyph: UInt32) -> (outline: GlyphOutline?, bounds: GlyphOutline.Bounds?) {
     if let known = cache[glyph] { return known }
     let outline = outlines.outline(of: glyph)
-    cache[glyph] = outline
-    return outline
+    let entry = (outline, outline?.bounds)
+    cache[glyph] = entry
+    return entry
   }
 
   /// A placed glyph: where its origin is, in the drawing's coordinates (y down).
@@ -103,6 +107,13 @@ public final class SVGRenderer {
   public func svg(
     _ results: [ShapeResult], expected: [ShapedGlyph]? = nil, options: SVGOptions = SVGOptions()
   ) -> String {
+    String(decoding: svgBytes(results, expected: expected, options: options), as: UTF8.self)
+  }
+
+  /// The SVG of `svg(_:expected:options:)` as UTF-8 bytes, ready to write.
+  public func svgBytes(
+    _ results: [ShapeResult], expected: [ShapedGlyph]? = nil, options: SVGOptions = SVGOptions()
+  ) -> [UInt8] {
     let horizontal = font.font.extents(for: .leftToRight)
     let vertical = font.font.extents(for: .topToBottom)
     let ascender = Double(horizontal.ascender)
@@ -151,13 +162,13 @@ public final class SVGRenderer {
     let width = view.maxX - view.minX + 2 * margin
     let height = view.maxY - view.minY + 2 * margin + legendHeight
 
-    var svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    var svg: SVGText = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
-    svg += " width=\"\(fmt(width / unitsPerPixel))\" height=\"\(fmt(height / unitsPerPixel))\""
-    svg += " viewBox=\"\(fmt(minX)) \(fmt(minY)) \(fmt(width)) \(fmt(height))\">\n"
+    svg += " width=\"\(width / unitsPerPixel)\" height=\"\(height / unitsPerPixel)\""
+    svg += " viewBox=\"\(minX) \(minY) \(width) \(height)\">\n"
     if let background = options.background {
       svg +=
-        "<rect x=\"\(fmt(minX))\" y=\"\(fmt(minY))\" width=\"\(fmt(width))\" height=\"\(fmt(height))\"\(fill(background))/>\n"
+        "<rect x=\"\(minX)\" y=\"\(minY)\" width=\"\(width)\" height=\"\(height)\"\(fill(background))/>\n"
     }
     // One definition per distinct glyph with an outline, in order of first appearance.
     var defined: [UInt32] = []
@@ -181,35 +192,35 @@ public final class SVGRenderer {
       svg += ">\n"
       for placed in line.placed {
         let glyph = placed.glyph
-        let attributes =
+        let attributes: SVGText =
           " data-gid=\"\(glyph.id)\" data-name=\"\(escape(glyph.name ?? font.font.glyphLabel(glyph.id)))\" data-cluster=\"\(glyph.cluster)\""
         if let outline = outline(glyph.id) {
           guard !outline.commands.isEmpty else {
             // No ink (a space): nothing to draw, but the glyph is still in the document.
-            svg += "<g\(attributes) transform=\"translate(\(fmt(placed.x)),\(fmt(placed.y)))\"/>\n"
+            svg += "<g\(attributes) transform=\"translate(\(placed.x),\(placed.y))\"/>\n"
             continue
           }
           svg +=
-            "<use xlink:href=\"#g\(glyph.id)\" href=\"#g\(glyph.id)\" x=\"\(fmt(placed.x))\" y=\"\(fmt(placed.y))\"\(attributes)/>\n"
+            "<use xlink:href=\"#g\(glyph.id)\" href=\"#g\(glyph.id)\" x=\"\(placed.x)\" y=\"\(placed.y)\"\(attributes)/>\n"
         } else {
           // A glyph FreeType has no outline for (bitmap or color only): a visible box.
           let box = inkBox(placed) ?? advanceBox(placed, line: line)
           svg +=
-            "<rect x=\"\(fmt(box.minX))\" y=\"\(fmt(box.minY))\" width=\"\(fmt(box.maxX - box.minX))\" height=\"\(fmt(box.maxY - box.minY))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(fmt(unitsPerPixel))\"\(attributes)/>\n"
+            "<rect x=\"\(box.minX)\" y=\"\(box.minY)\" width=\"\(box.maxX - box.minX)\" height=\"\(box.maxY - box.minY)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(unitsPerPixel)\"\(attributes)/>\n"
         }
       }
       svg += "</g>\n"
       if let label = line.label {
         let size = 11 * unitsPerPixel
         svg +=
-          "<text x=\"\(fmt(line.box.minX))\" y=\"\(fmt(line.box.minY - size / 3))\" font-family=\"sans-serif\" font-size=\"\(fmt(size))\" fill=\"\(color)\">\(label)</text>\n"
+          "<text x=\"\(line.box.minX)\" y=\"\(line.box.minY - size / 3)\" font-family=\"sans-serif\" font-size=\"\(size)\" fill=\"\(color)\">\(label)</text>\n"
       }
     }
     if options.annotate {
       svg += annotations(lines, unitsPerPixel: unitsPerPixel, legendTop: view.maxY + margin, left: view.minX)
     }
     svg += "</svg>\n"
-    return svg
+    return svg.bytes
   }
 
   private func layOut(
@@ -246,7 +257,7 @@ public final class SVGRenderer {
 
   /// A glyph's ink box in the drawing, from its outline.
   private func inkBox(_ placed: Placed) -> Box? {
-    guard let bounds = outline(placed.glyph.id)?.bounds else { return nil }
+    guard let bounds = entry(placed.glyph.id).bounds else { return nil }
     return Box(
       minX: placed.x + bounds.minX * scaleX, minY: placed.y + bounds.minY * scaleY,
       maxX: placed.x + bounds.maxX * scaleX, maxY: placed.y + bounds.maxY * scaleY)
@@ -263,77 +274,78 @@ public final class SVGRenderer {
       maxY: line.box.maxY)
   }
 
-  private func annotations(_ lines: [Line], unitsPerPixel: Double, legendTop: Double, left: Double) -> String
+  private func annotations(_ lines: [Line], unitsPerPixel: Double, legendTop: Double, left: Double) -> SVGText
   {
-    let stroke = fmt(unitsPerPixel)
+    let stroke = unitsPerPixel
     let colors = (
       baseline: "#2E8B57", origin: "#D2691E", advance: "#1E90FF", ink: "#DC143C", cluster: "#8A2BE2"
     )
-    var svg = "<g fill=\"none\" stroke-width=\"\(stroke)\" data-annotations=\"\">\n"
+    var svg: SVGText = "<g fill=\"none\" stroke-width=\"\(stroke)\" data-annotations=\"\">\n"
     for line in lines {
       svg +=
-        "<line x1=\"\(fmt(line.baseline.from.x))\" y1=\"\(fmt(line.baseline.from.y))\" x2=\"\(fmt(line.baseline.to.x))\" y2=\"\(fmt(line.baseline.to.y))\" stroke=\"\(colors.baseline)\"/>\n"
+        "<line x1=\"\(line.baseline.from.x)\" y1=\"\(line.baseline.from.y)\" x2=\"\(line.baseline.to.x)\" y2=\"\(line.baseline.to.y)\" stroke=\"\(colors.baseline)\"/>\n"
       var previousCluster: Int?
       for placed in line.placed {
         let advance = advanceBox(placed, line: line)
         svg +=
-          "<rect x=\"\(fmt(advance.minX))\" y=\"\(fmt(advance.minY))\" width=\"\(fmt(advance.maxX - advance.minX))\" height=\"\(fmt(advance.maxY - advance.minY))\" stroke=\"\(colors.advance)\"/>\n"
+          "<rect x=\"\(advance.minX)\" y=\"\(advance.minY)\" width=\"\(advance.maxX - advance.minX)\" height=\"\(advance.maxY - advance.minY)\" stroke=\"\(colors.advance)\"/>\n"
         if let ink = inkBox(placed) {
           svg +=
-            "<rect x=\"\(fmt(ink.minX))\" y=\"\(fmt(ink.minY))\" width=\"\(fmt(ink.maxX - ink.minX))\" height=\"\(fmt(ink.maxY - ink.minY))\" stroke=\"\(colors.ink)\" stroke-dasharray=\"\(fmt(4 * unitsPerPixel))\"/>\n"
+            "<rect x=\"\(ink.minX)\" y=\"\(ink.minY)\" width=\"\(ink.maxX - ink.minX)\" height=\"\(ink.maxY - ink.minY)\" stroke=\"\(colors.ink)\" stroke-dasharray=\"\(4 * unitsPerPixel)\"/>\n"
         }
         if placed.glyph.cluster != previousCluster {
           if line.vertical {
             svg +=
-              "<line x1=\"\(fmt(line.box.minX))\" y1=\"\(fmt(placed.pen.y))\" x2=\"\(fmt(line.box.maxX))\" y2=\"\(fmt(placed.pen.y))\" stroke=\"\(colors.cluster)\" stroke-width=\"\(fmt(2 * unitsPerPixel))\"/>\n"
+              "<line x1=\"\(line.box.minX)\" y1=\"\(placed.pen.y)\" x2=\"\(line.box.maxX)\" y2=\"\(placed.pen.y)\" stroke=\"\(colors.cluster)\" stroke-width=\"\(2 * unitsPerPixel)\"/>\n"
           } else {
             svg +=
-              "<line x1=\"\(fmt(placed.pen.x))\" y1=\"\(fmt(line.box.minY))\" x2=\"\(fmt(placed.pen.x))\" y2=\"\(fmt(line.box.maxY))\" stroke=\"\(colors.cluster)\" stroke-width=\"\(fmt(2 * unitsPerPixel))\"/>\n"
+              "<line x1=\"\(placed.pen.x)\" y1=\"\(line.box.minY)\" x2=\"\(placed.pen.x)\" y2=\"\(line.box.maxY)\" stroke=\"\(colors.cluster)\" stroke-width=\"\(2 * unitsPerPixel)\"/>\n"
           }
           previousCluster = placed.glyph.cluster
         }
         svg +=
-          "<circle cx=\"\(fmt(placed.x))\" cy=\"\(fmt(placed.y))\" r=\"\(fmt(3 * unitsPerPixel))\" fill=\"\(colors.origin)\" stroke=\"none\"/>\n"
+          "<circle cx=\"\(placed.x)\" cy=\"\(placed.y)\" r=\"\(3 * unitsPerPixel)\" fill=\"\(colors.origin)\" stroke=\"none\"/>\n"
       }
     }
     svg += "</g>\n"
     // The legend.
     let size = 11 * unitsPerPixel
     var y = legendTop + size
-    svg += "<g font-family=\"sans-serif\" font-size=\"\(fmt(size))\" data-legend=\"\">\n"
+    svg += "<g font-family=\"sans-serif\" font-size=\"\(size)\" data-legend=\"\">\n"
     for (color, text) in [
       (colors.baseline, "baseline"), (colors.origin, "glyph origin"), (colors.advance, "advance box"),
       (colors.ink, "ink box"), (colors.cluster, "cluster boundary"),
     ] {
       svg +=
-        "<rect x=\"\(fmt(left))\" y=\"\(fmt(y - size * 0.8))\" width=\"\(fmt(size))\" height=\"\(fmt(size * 0.8))\" fill=\"\(color)\"/>"
-      svg += "<text x=\"\(fmt(left + size * 1.5))\" y=\"\(fmt(y))\" fill=\"#333333\">\(text)</text>\n"
+        "<rect x=\"\(left)\" y=\"\(y - size * 0.8)\" width=\"\(size)\" height=\"\(size * 0.8)\" fill=\"\(color)\"/>"
+      svg += "<text x=\"\(left + size * 1.5)\" y=\"\(y)\" fill=\"#333333\">\(text)</text>\n"
       y += size * 1.3
     }
     svg += "</g>\n"
     return svg
   }
 
-  private func pathData(_ outline: GlyphOutline) -> String {
-    var parts: [String] = []
-    func p(_ point: GlyphOutline.Point) -> String { "\(fmt(point.x * scaleX)) \(fmt(point.y * scaleY))" }
+  private func pathData(_ outline: GlyphOutline) -> SVGText {
+    var data = SVGText(capacity: outline.commands.count * 16)
+    func p(_ point: GlyphOutline.Point) -> SVGText { "\(point.x * scaleX) \(point.y * scaleY)" }
     for command in outline.commands {
       switch command {
-      case .move(let to): parts.append("M\(p(to))")
-      case .line(let to): parts.append("L\(p(to))")
-      case .quadratic(let control, let to): parts.append("Q\(p(control)) \(p(to))")
-      case .cubic(let c1, let c2, let to): parts.append("C\(p(c1)) \(p(c2)) \(p(to))")
-      case .close: parts.append("Z")
+      case .move(let to): data += "M\(p(to))"
+      case .line(let to): data += "L\(p(to))"
+      case .quadratic(let control, let to): data += "Q\(p(control)) \(p(to))"
+      case .cubic(let c1, let c2, let to): data += "C\(p(c1)) \(p(c2)) \(p(to))"
+      case .close: data += "Z"
       }
     }
-    return parts.joined()
+    return data
   }
 
   /// ` fill="#rrggbb"`, with `fill-opacity` for `#rrggbbaa`.
   private func fill(_ color: String) -> String {
     let hex = color.hasPrefix("#") ? String(color.dropFirst()) : color
     if hex.count == 8, let alpha = Int(hex.suffix(2), radix: 16) {
-      return " fill=\"#\(hex.prefix(6))\" fill-opacity=\"\(fmt(Double(alpha) / 255))\""
+      let opacity: SVGText = "\(Double(alpha) / 255)"
+      return " fill=\"#\(hex.prefix(6))\" fill-opacity=\"\(String(decoding: opacity.bytes, as: UTF8.self))\""
     }
     return " fill=\"#\(hex)\""
   }
@@ -356,18 +368,73 @@ public final class SVGRenderer {
 @available(*, unavailable, message: "an SVGRenderer holds a FreeType face, which is not thread-safe")
 extension SVGRenderer: Sendable {}
 
-/// A coordinate with at most two decimals, without trailing zeros: deterministic text.
-func fmt(_ value: Double) -> String {
-  let hundredths = (value * 100).rounded()
-  if hundredths == 0 { return "0" }
-  let negative = hundredths < 0
-  let magnitude = Int64(abs(hundredths))
-  var text = String(magnitude / 100)
-  let fraction = magnitude % 100
-  if fraction != 0 {
-    text += fraction % 10 == 0 ? ".\(fraction / 10)" : (fraction < 10 ? ".0\(fraction)" : ".\(fraction)")
+/// SVG text as UTF-8 bytes, written with string literals: interpolated `Double`s are coordinates,
+/// with at most two decimals and no trailing zeros (deterministic text), formatted straight into
+/// the bytes.
+struct SVGText: ExpressibleByStringInterpolation {
+  var bytes: [UInt8]
+
+  init(capacity: Int) {
+    bytes = []
+    bytes.reserveCapacity(capacity)
   }
-  return negative ? "-" + text : text
+
+  init(stringLiteral value: String) { bytes = Array(value.utf8) }
+
+  init(stringInterpolation: Interpolation) { bytes = stringInterpolation.bytes }
+
+  static func += (text: inout SVGText, more: SVGText) { text.bytes.append(contentsOf: more.bytes) }
+
+  struct Interpolation: StringInterpolationProtocol {
+    var bytes: [UInt8] = []
+
+    init(literalCapacity: Int, interpolationCount: Int) {
+      bytes.reserveCapacity(literalCapacity + 8 * interpolationCount)
+    }
+
+    mutating func appendLiteral(_ literal: String) { bytes.append(contentsOf: literal.utf8) }
+
+    mutating func appendInterpolation(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    mutating func appendInterpolation(_ text: SVGText) { bytes.append(contentsOf: text.bytes) }
+
+    mutating func appendInterpolation(_ value: Int) {
+      if value < 0 { bytes.append(UInt8(ascii: "-")) }
+      appendDigits(value.magnitude)
+    }
+
+    mutating func appendInterpolation(_ value: UInt32) { appendDigits(UInt(value)) }
+
+    /// A coordinate, rounded to hundredths.
+    mutating func appendInterpolation(_ value: Double) {
+      // Beyond ±10^15 (no font draws there) the hundredths would not fit an integer.
+      let hundredths = (min(max(value, -1e15), 1e15) * 100).rounded()
+      guard hundredths != 0, !hundredths.isNaN else {
+        bytes.append(UInt8(ascii: "0"))
+        return
+      }
+      if hundredths < 0 { bytes.append(UInt8(ascii: "-")) }
+      let magnitude = UInt(hundredths.magnitude)
+      appendDigits(magnitude / 100)
+      let fraction = magnitude % 100
+      if fraction != 0 {
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+        if fraction % 10 != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+      }
+    }
+
+    private mutating func appendDigits(_ value: UInt) {
+      var divisor: UInt = 1
+      while value / divisor >= 10 { divisor *= 10 }
+      var rest = value
+      while divisor > 0 {
+        bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+        rest %= divisor
+        divisor /= 10
+      }
+    }
+  }
 }
 
 /// Checks a color option: `#rrggbb`, `rrggbb`, `#rrggbbaa` or `rrggbbaa`; returns it with `#`.

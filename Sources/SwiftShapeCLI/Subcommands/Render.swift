@@ -123,7 +123,7 @@ struct RenderSettings: ShapingCommandSettings {
     let lines = try text.lines(positionalText: positionals().text)
     let results = try lines.map { try request.font.shape($0, options: request.options) }
     let expected = try expect.map { try expectedGlyphs($0, font: request.font) }
-    let svg = try SVGRenderer(font: request.font).svg(results, expected: expected, options: svgOptions)
+    let svg = try SVGRenderer(font: request.font).svgBytes(results, expected: expected, options: svgOptions)
     let out = try outputFile.map(Output.file) ?? .standardOutput()
     out.write(svg)
     try out.commit()
