@@ -162,7 +162,9 @@ public final class SVGRenderer {
     let width = view.maxX - view.minX + 2 * margin
     let height = view.maxY - view.minY + 2 * margin + legendHeight
 
-    var svg: SVGText = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    var svg = SVGText()
+    svg.bytes.reserveCapacity(4096 + 160 * lines.reduce(0) { $0 + $1.placed.count })
+    svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
     svg += " width=\"\(width / unitsPerPixel)\" height=\"\(height / unitsPerPixel)\""
     svg += " viewBox=\"\(minX) \(minY) \(width) \(height)\">\n"
@@ -182,7 +184,9 @@ public final class SVGRenderer {
     }
     svg += "<defs>\n"
     for glyph in defined {
-      svg += "<path id=\"g\(glyph)\" d=\"\(pathData(outline(glyph)!))\"/>\n"
+      svg += "<path id=\"g\(glyph)\" d=\""
+      appendPathData(outline(glyph)!, to: &svg)
+      svg += "\"/>\n"
     }
     svg += "</defs>\n"
     for line in lines {
@@ -192,8 +196,9 @@ public final class SVGRenderer {
       svg += ">\n"
       for placed in line.placed {
         let glyph = placed.glyph
-        let attributes: SVGText =
-          " data-gid=\"\(glyph.id)\" data-name=\"\(escape(glyph.name ?? font.font.glyphLabel(glyph.id)))\" data-cluster=\"\(glyph.cluster)\""
+        var attributes: SVGText = " data-gid=\"\(glyph.id)\" data-name=\""
+        attributes.appendEscaped(glyph.name ?? font.font.glyphLabel(glyph.id))
+        attributes += "\" data-cluster=\"\(glyph.cluster)\""
         if let outline = outline(glyph.id) {
           guard !outline.commands.isEmpty else {
             // No ink (a space): nothing to draw, but the glyph is still in the document.
@@ -325,19 +330,36 @@ public final class SVGRenderer {
     return svg
   }
 
-  private func pathData(_ outline: GlyphOutline) -> SVGText {
-    var data = SVGText(capacity: outline.commands.count * 16)
-    func p(_ point: GlyphOutline.Point) -> SVGText { "\(point.x * scaleX) \(point.y * scaleY)" }
+  /// The outline as path data (`M0 0L…Z`), in the drawing's units.
+  private func appendPathData(_ outline: GlyphOutline, to data: inout SVGText) {
+    func point(_ point: GlyphOutline.Point) {
+      data.append(point.x * scaleX)
+      data.append(" ")
+      data.append(point.y * scaleY)
+    }
     for command in outline.commands {
       switch command {
-      case .move(let to): data += "M\(p(to))"
-      case .line(let to): data += "L\(p(to))"
-      case .quadratic(let control, let to): data += "Q\(p(control)) \(p(to))"
-      case .cubic(let c1, let c2, let to): data += "C\(p(c1)) \(p(c2)) \(p(to))"
-      case .close: data += "Z"
+      case .move(let to):
+        data.append("M")
+        point(to)
+      case .line(let to):
+        data.append("L")
+        point(to)
+      case .quadratic(let control, let to):
+        data.append("Q")
+        point(control)
+        data.append(" ")
+        point(to)
+      case .cubic(let c1, let c2, let to):
+        data.append("C")
+        point(c1)
+        data.append(" ")
+        point(c2)
+        data.append(" ")
+        point(to)
+      case .close: data.append("Z")
       }
     }
-    return data
   }
 
   /// ` fill="#rrggbb"`, with `fill-opacity` for `#rrggbbaa`.
@@ -350,90 +372,94 @@ public final class SVGRenderer {
     return " fill=\"#\(hex)\""
   }
 
-  private func escape(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      default: out.append(character)
-      }
-    }
-    return out
-  }
 }
 
 @available(*, unavailable, message: "an SVGRenderer holds a FreeType face, which is not thread-safe")
 extension SVGRenderer: Sendable {}
 
-/// SVG text as UTF-8 bytes, written with string literals: interpolated `Double`s are coordinates,
-/// with at most two decimals and no trailing zeros (deterministic text), formatted straight into
-/// the bytes.
+/// SVG text as UTF-8 bytes, written with string literals or appended piece by piece: `Double`s
+/// are coordinates, with at most two decimals and no trailing zeros (deterministic text),
+/// formatted straight into the bytes.
 struct SVGText: ExpressibleByStringInterpolation {
-  var bytes: [UInt8]
+  var bytes: [UInt8] = []
 
-  init(capacity: Int) {
-    bytes = []
-    bytes.reserveCapacity(capacity)
-  }
+  init() {}
 
-  init(stringLiteral value: String) { bytes = Array(value.utf8) }
+  init(stringLiteral value: String) { append(value) }
 
-  init(stringInterpolation: Interpolation) { bytes = stringInterpolation.bytes }
+  init(stringInterpolation: Interpolation) { self = stringInterpolation.text }
 
   static func += (text: inout SVGText, more: SVGText) { text.bytes.append(contentsOf: more.bytes) }
 
+  mutating func append(_ literal: StaticString) {
+    literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+  /// Text for an attribute value or an element's content, with `&`, `<`, `>` and `"` escaped.
+  mutating func appendEscaped(_ text: String) {
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "&"): append("&amp;")
+      case UInt8(ascii: "<"): append("&lt;")
+      case UInt8(ascii: ">"): append("&gt;")
+      case UInt8(ascii: "\""): append("&quot;")
+      default: bytes.append(byte)
+      }
+    }
+  }
+
+  mutating func append(_ value: Int) {
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    appendDigits(value.magnitude)
+  }
+
+  mutating func append(_ value: UInt32) { appendDigits(UInt(value)) }
+
+  /// A coordinate, rounded to hundredths.
+  mutating func append(_ value: Double) {
+    // Beyond ±10^15 (no font draws there) the hundredths would not fit an integer.
+    let hundredths = (min(max(value, -1e15), 1e15) * 100).rounded()
+    guard hundredths != 0, !hundredths.isNaN else {
+      bytes.append(UInt8(ascii: "0"))
+      return
+    }
+    if hundredths < 0 { bytes.append(UInt8(ascii: "-")) }
+    let magnitude = UInt(hundredths.magnitude)
+    appendDigits(magnitude / 100)
+    let fraction = magnitude % 100
+    if fraction != 0 {
+      bytes.append(UInt8(ascii: "."))
+      bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+      if fraction % 10 != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+    }
+  }
+
+  private mutating func appendDigits(_ value: UInt) {
+    var divisor: UInt = 1
+    while value / divisor >= 10 { divisor *= 10 }
+    var rest = value
+    while divisor > 0 {
+      bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+      rest %= divisor
+      divisor /= 10
+    }
+  }
+
   struct Interpolation: StringInterpolationProtocol {
-    var bytes: [UInt8] = []
+    var text = SVGText()
 
     init(literalCapacity: Int, interpolationCount: Int) {
-      bytes.reserveCapacity(literalCapacity + 8 * interpolationCount)
+      text.bytes.reserveCapacity(literalCapacity + 8 * interpolationCount)
     }
 
-    mutating func appendLiteral(_ literal: String) { bytes.append(contentsOf: literal.utf8) }
-
-    mutating func appendInterpolation(_ text: String) { bytes.append(contentsOf: text.utf8) }
-
-    mutating func appendInterpolation(_ text: SVGText) { bytes.append(contentsOf: text.bytes) }
-
-    mutating func appendInterpolation(_ value: Int) {
-      if value < 0 { bytes.append(UInt8(ascii: "-")) }
-      appendDigits(value.magnitude)
-    }
-
-    mutating func appendInterpolation(_ value: UInt32) { appendDigits(UInt(value)) }
-
-    /// A coordinate, rounded to hundredths.
-    mutating func appendInterpolation(_ value: Double) {
-      // Beyond ±10^15 (no font draws there) the hundredths would not fit an integer.
-      let hundredths = (min(max(value, -1e15), 1e15) * 100).rounded()
-      guard hundredths != 0, !hundredths.isNaN else {
-        bytes.append(UInt8(ascii: "0"))
-        return
-      }
-      if hundredths < 0 { bytes.append(UInt8(ascii: "-")) }
-      let magnitude = UInt(hundredths.magnitude)
-      appendDigits(magnitude / 100)
-      let fraction = magnitude % 100
-      if fraction != 0 {
-        bytes.append(UInt8(ascii: "."))
-        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
-        if fraction % 10 != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
-      }
-    }
-
-    private mutating func appendDigits(_ value: UInt) {
-      var divisor: UInt = 1
-      while value / divisor >= 10 { divisor *= 10 }
-      var rest = value
-      while divisor > 0 {
-        bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-        rest %= divisor
-        divisor /= 10
-      }
-    }
+    mutating func appendLiteral(_ literal: String) { text.append(literal) }
+    mutating func appendInterpolation(_ value: String) { text.append(value) }
+    mutating func appendInterpolation(_ value: SVGText) { text += value }
+    mutating func appendInterpolation(_ value: Int) { text.append(value) }
+    mutating func appendInterpolation(_ value: UInt32) { text.append(value) }
+    mutating func appendInterpolation(_ value: Double) { text.append(value) }
   }
 }
 

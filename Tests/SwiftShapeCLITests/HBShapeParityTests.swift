@@ -125,4 +125,47 @@ struct HBShapeInvocationParityTests {
     #expect(try String(contentsOfFile: target, encoding: .utf8) == theirs.out)
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.txt"])
   }
+
+  /// `-o` names what to write, not a file to replace: a pipe (or `/dev/null`) is written in place,
+  /// and a symbolic link keeps pointing to the file, which gets the output.
+  @Test(arguments: ["shape", "render"])
+  func outputToAPipeOrThroughALink(_ command: String) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-o-\(command)-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let expected = try swiftshape([command, "fonts/NotoSans-Latin.ttf", "--text", "Ta"]).stdout
+    #expect(!expected.isEmpty)
+
+    let fifo = folder.appendingPathComponent("pipe").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let reader = Process()
+    reader.executableURL = URL(fileURLWithPath: "/bin/cat")
+    reader.arguments = [fifo]
+    let piped = Pipe()
+    reader.standardOutput = piped
+    try reader.run()
+    let written = try swiftshape([command, "fonts/NotoSans-Latin.ttf", "--text", "Ta", "-o", fifo])
+    // Had the pipe been replaced, `cat` would wait for a writer forever.
+    let deadline = Date().addingTimeInterval(20)
+    while reader.isRunning && Date() < deadline { usleep(10_000) }
+    if reader.isRunning { reader.terminate() }
+    let received = piped.fileHandleForReading.readDataToEndOfFile()
+    reader.waitUntilExit()
+    #expect(written.status == 0, "\(written.err)")
+    #expect(received == expected)
+    var info = stat()
+    #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the pipe is still a pipe")
+
+    let file = folder.appendingPathComponent("file").path
+    let link = folder.appendingPathComponent("link").path
+    #expect(FileManager.default.createFile(atPath: file, contents: Data("old".utf8)))
+    #expect(symlink("file", link) == 0)
+    let linked = try swiftshape([command, "fonts/NotoSans-Latin.ttf", "--text", "Ta", "-o", link])
+    #expect(linked.status == 0, "\(linked.err)")
+    #expect(lstat(link, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the link is still a link")
+    #expect(FileManager.default.contents(atPath: file) == expected)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["file", "link", "pipe"])
+  }
 }

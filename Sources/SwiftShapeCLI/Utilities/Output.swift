@@ -7,11 +7,13 @@ import SwiftShape
 #endif
 
 /// Where output goes: standard output (buffered, flushed when asked and at the end), a file that
-/// replaces its target atomically when committed, or memory.
+/// replaces its target atomically when committed, a device or pipe written in place, or memory.
 final class Output {
   private enum Destination {
     case standardOutput
     case file(path: String, temporary: String, descriptor: Int32)
+    /// A device, pipe or socket (`/dev/null`, `/dev/stdout`, a FIFO): nothing to replace.
+    case special(path: String, descriptor: Int32)
     case memory
   }
 
@@ -28,10 +30,26 @@ final class Output {
 
   static func memory() -> Output { Output(.memory) }
 
-  /// Output to a temporary file beside `path`, renamed over `path` by `commit()`.
+  /// Output to a temporary file beside `path`, renamed over `path` by `commit()`. A symbolic link
+  /// is followed (the file it names is replaced, the link stays); a device, pipe or socket is
+  /// written in place.
   ///
   /// - Throws: `ShapingError` of kind `.unreadableFile` when the folder cannot be written.
-  static func file(_ path: String) throws -> Output {
+  static func file(_ given: String) throws -> Output {
+    var info = stat()
+    if stat(given, &info) == 0 && info.st_mode & S_IFMT != S_IFREG && info.st_mode & S_IFMT != S_IFDIR {
+      let descriptor = open(given, O_WRONLY | O_CLOEXEC)
+      guard descriptor >= 0 else {
+        throw ShapingError(
+          .unreadableFile, input: given, reason: "cannot write: \(String(cString: strerror(errno)))")
+      }
+      return Output(.special(path: given, descriptor: descriptor))
+    }
+    var path = given
+    if lstat(given, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, let target = realpath(given, nil) {
+      path = String(cString: target)
+      free(target)
+    }
     var template = Array("\(path).tmp-XXXXXX".utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else {
@@ -40,7 +58,6 @@ final class Output {
     }
     let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
     // mkstemp makes the file private (0600); give it the mode the file has, or a new file's.
-    var info = stat()
     if stat(path, &info) == 0 {
       fchmod(descriptor, info.st_mode & 0o7777)
     } else {
@@ -86,7 +103,7 @@ final class Output {
     switch destination {
     case .standardOutput:
       try IO.writeAll(pending, to: 1, name: "standard output")
-    case .file(let path, _, let descriptor):
+    case .file(let path, _, let descriptor), .special(let path, let descriptor):
       try IO.writeAll(pending, to: descriptor, name: path)
     case .memory:
       break
@@ -96,6 +113,13 @@ final class Output {
   /// Finishes the output: flushes, and for a file moves it into place.
   func commit() throws {
     try flush()
+    if case .special(let path, let descriptor) = destination {
+      destination = .memory
+      guard close(descriptor) == 0 else {
+        throw ShapingError(
+          .unreadableFile, input: path, reason: "cannot write: \(String(cString: strerror(errno)))")
+      }
+    }
     if case .file(let path, let temporary, let descriptor) = destination {
       destination = .memory
       guard fsync(descriptor) == 0 || errno == EINVAL, close(descriptor) == 0 else {
@@ -114,6 +138,10 @@ final class Output {
   /// Drops the output: nothing buffered is written, and a temporary file is removed.
   func discard() {
     pending.removeAll()
+    if case .special(_, let descriptor) = destination {
+      close(descriptor)
+      destination = .memory
+    }
     if case .file(_, let temporary, let descriptor) = destination {
       close(descriptor)
       unlink(temporary)
