@@ -391,11 +391,10 @@ struct SVGText: ExpressibleByStringInterpolation {
 
   static func += (text: inout SVGText, more: SVGText) { text.bytes.append(contentsOf: more.bytes) }
 
-  mutating func append(_ literal: StaticString) {
-    literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  mutating func append(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
   }
-
-  mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
   /// Text for an attribute value or an element's content, with `&`, `<`, `>` and `"` escaped.
   mutating func appendEscaped(_ text: String) {
@@ -437,13 +436,16 @@ struct SVGText: ExpressibleByStringInterpolation {
   }
 
   private mutating func appendDigits(_ value: UInt) {
-    var divisor: UInt = 1
-    while value / divisor >= 10 { divisor *= 10 }
-    var rest = value
-    while divisor > 0 {
-      bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-      rest %= divisor
-      divisor /= 10
+    // Written backwards into a scratch buffer: division by the constant 10 is a multiplication.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var start = digits.count
+      var rest = value
+      repeat {
+        start -= 1
+        digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+      } while rest != 0
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
     }
   }
 

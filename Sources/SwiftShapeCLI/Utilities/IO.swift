@@ -27,23 +27,32 @@ enum IO {
 
   static func readAll(descriptor: Int32, name: String) throws -> [UInt8] {
     var bytes: [UInt8] = []
-    while true {
-      let chunk = try readChunk(descriptor: descriptor, name: name)
-      if chunk.isEmpty { return bytes }
-      bytes += chunk
+    try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 16) { buffer in
+      while true {
+        let count = try readSome(descriptor, into: buffer, name: name)
+        if count == 0 { return }
+        bytes.append(contentsOf: buffer[..<count])
+      }
     }
+    return bytes
   }
 
   /// Reads what is available, up to 64 KiB; empty at the end of the input.
   static func readChunk(descriptor: Int32, name: String) throws -> [UInt8] {
-    var chunk = [UInt8](repeating: 0, count: 65536)
+    try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 16) { buffer in
+      Array(buffer[..<(try readSome(descriptor, into: buffer, name: name))])
+    }
+  }
+
+  /// One `read` into `buffer` (retried when interrupted): the number of bytes read, 0 at the end.
+  private static func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, name: String)
+    throws
+    -> Int
+  {
     while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw unreadable(name)
-      }
-      return Array(chunk[0..<count])
+      let count = read(descriptor, buffer.baseAddress, buffer.count)
+      if count >= 0 { return count }
+      if errno != EINTR { throw unreadable(name) }
     }
   }
 
