@@ -86,14 +86,18 @@ extension ShapingFont {
     var glyphs: [ShapedGlyph]
     if options.includeGlyphNames {
       glyphs = names.withLock { names in
-        if names.isEmpty { names = Array(repeating: nil, count: max(1, identity.glyphCount)) }
-        return buffer.glyphs { record in
+        buffer.glyphs { record in
           var glyph = ShapedGlyph(record)
           let index = Int(record.glyph)
           if index < names.count, let name = names[index] {
             glyph.name = name
           } else {
             let name = font.glyphLabel(record.glyph)
+            // The cache grows to the highest glyph ID seen (never past the font's glyphs), so
+            // shaping a word does not fill an array as long as the font.
+            if index >= names.count, index < identity.glyphCount {
+              names.append(contentsOf: repeatElement(nil, count: index + 1 - names.count))
+            }
             if index < names.count { names[index] = name }
             glyph.name = name
           }

@@ -33,20 +33,20 @@ public enum FontLocator {
   /// - Throws: `ShapingError` of kind `.invalidArgument` when the pattern does not parse, `.badFont`
   ///   when no font matches (no fonts are installed) or fontconfig cannot start.
   public static func match(_ pattern: String) throws -> Match {
-    try withConfiguration { config in
-      guard let parsed = FcNameParse(pattern) else {
+    try withConfiguration { fc, config in
+      guard let parsed = fc.FcNameParse(pattern) else {
         throw ShapingError(.invalidArgument, input: pattern, reason: "not a fontconfig pattern")
       }
-      defer { FcPatternDestroy(parsed) }
-      let requestedFamilies = strings(parsed, FC_FAMILY)
-      FcConfigSubstitute(config, parsed, FcMatchPattern)
-      FcDefaultSubstitute(parsed)
+      defer { fc.FcPatternDestroy(parsed) }
+      let requestedFamilies = strings(fc, parsed, FC_FAMILY)
+      _ = fc.FcConfigSubstitute(config, parsed, FcMatchPattern)
+      fc.FcDefaultSubstitute(parsed)
       var result = FcResultNoMatch
-      guard let matched = FcFontMatch(config, parsed, &result), result == FcResultMatch else {
+      guard let matched = fc.FcFontMatch(config, parsed, &result), result == FcResultMatch else {
         throw ShapingError(.badFont, input: pattern, reason: "no installed font matches")
       }
-      defer { FcPatternDestroy(matched) }
-      guard var match = Self.match(from: matched) else {
+      defer { fc.FcPatternDestroy(matched) }
+      guard var match = Self.match(fc, from: matched) else {
         throw ShapingError(.badFont, input: pattern, reason: "the matching font has no file")
       }
       let generic: Set<String> = [
@@ -68,19 +68,21 @@ public enum FontLocator {
   ///
   /// - Throws: `ShapingError` of kind `.invalidArgument` when the pattern does not parse.
   public static func list(_ pattern: String = "") throws -> [Match] {
-    try withConfiguration { config in
-      guard let parsed = pattern.isEmpty ? FcPatternCreate() : FcNameParse(pattern) else {
+    try withConfiguration { fc, config in
+      guard let parsed = pattern.isEmpty ? fc.FcPatternCreate() : fc.FcNameParse(pattern) else {
         throw ShapingError(.invalidArgument, input: pattern, reason: "not a fontconfig pattern")
       }
-      defer { FcPatternDestroy(parsed) }
-      guard let objects = FcObjectSetCreate() else {
+      defer { fc.FcPatternDestroy(parsed) }
+      guard let objects = fc.FcObjectSetCreate() else {
         throw ShapingError(.internalFailure, input: pattern, reason: "fontconfig cannot allocate")
       }
-      defer { FcObjectSetDestroy(objects) }
-      for object in [FC_FAMILY, FC_STYLE, FC_FILE, FC_INDEX] { FcObjectSetAdd(objects, object) }
-      guard let set = FcFontList(config, parsed, objects) else { return [] }
-      defer { FcFontSetDestroy(set) }
-      let fonts = (0..<Int(set.pointee.nfont)).compactMap { set.pointee.fonts[$0].flatMap(match(from:)) }
+      defer { fc.FcObjectSetDestroy(objects) }
+      for object in [FC_FAMILY, FC_STYLE, FC_FILE, FC_INDEX] { _ = fc.FcObjectSetAdd(objects, object) }
+      guard let set = fc.FcFontList(config, parsed, objects) else { return [] }
+      defer { fc.FcFontSetDestroy(set) }
+      let fonts = (0..<Int(set.pointee.nfont)).compactMap { index in
+        set.pointee.fonts[index].flatMap { match(fc, from: $0) }
+      }
       return fonts.sorted {
         ($0.family, $0.style ?? "", $0.file, $0.faceIndex, $0.namedInstance ?? -1)
           < ($1.family, $1.style ?? "", $1.file, $1.faceIndex, $1.namedInstance ?? -1)
@@ -88,34 +90,42 @@ public enum FontLocator {
     }
   }
 
-  /// Runs `body` with fontconfig's current configuration, loaded on first use.
-  private static func withConfiguration<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+  /// fontconfig's functions: on Linux the library is loaded on first use, not at start-up.
+  private typealias Fontconfig = swiftshape_fontconfig_functions
+
+  /// Runs `body` with fontconfig's functions and its current configuration, loaded on first use.
+  private static func withConfiguration<T>(_ body: (Fontconfig, OpaquePointer) throws -> T) throws -> T {
+    var error: UnsafePointer<CChar>?
+    guard let fc = swiftshape_fontconfig(&error)?.pointee else {
+      let reason = error.map { String(cString: $0) } ?? "cannot be loaded"
+      throw ShapingError(.internalFailure, input: "fontconfig", reason: reason)
+    }
     // FcConfigReference(NULL) takes a reference to the current configuration, loading it (and
     // the list of installed fonts) on first use; later calls are cheap.
-    guard let config = FcConfigReference(nil) else {
+    guard let config = fc.FcConfigReference(nil) else {
       throw ShapingError(.internalFailure, input: "fontconfig", reason: "cannot load the configuration")
     }
-    defer { FcConfigDestroy(config) }
-    return try body(config)
+    defer { fc.FcConfigDestroy(config) }
+    return try body(fc, config)
   }
 
-  private static func match(from pattern: OpaquePointer) -> Match? {
+  private static func match(_ fc: Fontconfig, from pattern: OpaquePointer) -> Match? {
     var file: UnsafeMutablePointer<FcChar8>?
-    guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
+    guard fc.FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
     var index: Int32 = 0
-    if FcPatternGetInteger(pattern, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
+    if fc.FcPatternGetInteger(pattern, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
     // fontconfig numbers a variable font's named instances (instance + 1) << 16 | face.
     let instance = Int(index >> 16)
     return Match(
       file: String(cString: file), faceIndex: Int(index & 0xFFFF),
       namedInstance: instance > 0 ? instance - 1 : nil,
-      families: strings(pattern, FC_FAMILY), style: strings(pattern, FC_STYLE).first)
+      families: strings(fc, pattern, FC_FAMILY), style: strings(fc, pattern, FC_STYLE).first)
   }
 
-  private static func strings(_ pattern: OpaquePointer, _ object: String) -> [String] {
+  private static func strings(_ fc: Fontconfig, _ pattern: OpaquePointer, _ object: String) -> [String] {
     var values: [String] = []
     var value: UnsafeMutablePointer<FcChar8>?
-    while FcPatternGetString(pattern, object, Int32(values.count), &value) == FcResultMatch, let value {
+    while fc.FcPatternGetString(pattern, object, Int32(values.count), &value) == FcResultMatch, let value {
       values.append(String(cString: value))
     }
     return values
