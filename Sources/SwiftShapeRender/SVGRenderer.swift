@@ -163,7 +163,7 @@ public final class SVGRenderer {
     let height = view.maxY - view.minY + 2 * margin + legendHeight
 
     var svg = SVGText()
-    svg.bytes.reserveCapacity(4096 + 160 * lines.reduce(0) { $0 + $1.placed.count })
+    svg.reserveCapacity(4096 + 160 * lines.reduce(0) { $0 + $1.placed.count })
     svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
     svg += " width=\"\(width / unitsPerPixel)\" height=\"\(height / unitsPerPixel)\""
@@ -184,9 +184,11 @@ public final class SVGRenderer {
     }
     svg += "<defs>\n"
     for glyph in defined {
-      svg += "<path id=\"g\(glyph)\" d=\""
+      svg.append("<path id=\"g")
+      svg.append(glyph)
+      svg.append("\" d=\"")
       appendPathData(outline(glyph)!, to: &svg)
-      svg += "\"/>\n"
+      svg.append("\"/>\n")
     }
     svg += "</defs>\n"
     for line in lines {
@@ -194,25 +196,45 @@ public final class SVGRenderer {
       svg += "<g\(fill(color))"
       if let label = line.label { svg += " data-run=\"\(label)\"" }
       svg += ">\n"
+      // Each placed glyph is written piece by piece into the document: this loop makes nearly all
+      // of a long text's SVG.
       for placed in line.placed {
         let glyph = placed.glyph
-        var attributes: SVGText = " data-gid=\"\(glyph.id)\" data-name=\""
-        attributes.appendEscaped(glyph.name ?? font.font.glyphLabel(glyph.id))
-        attributes += "\" data-cluster=\"\(glyph.cluster)\""
-        if let outline = outline(glyph.id) {
-          guard !outline.commands.isEmpty else {
-            // No ink (a space): nothing to draw, but the glyph is still in the document.
-            svg += "<g\(attributes) transform=\"translate(\(placed.x),\(placed.y))\"/>\n"
-            continue
-          }
-          svg +=
-            "<use xlink:href=\"#g\(glyph.id)\" href=\"#g\(glyph.id)\" x=\"\(placed.x)\" y=\"\(placed.y)\"\(attributes)/>\n"
+        let outline = outline(glyph.id)
+        if let outline, outline.commands.isEmpty {
+          // No ink (a space): nothing to draw, but the glyph is still in the document.
+          svg.append("<g")
+        } else if outline != nil {
+          svg.append("<use xlink:href=\"#g")
+          svg.append(glyph.id)
+          svg.append("\" href=\"#g")
+          svg.append(glyph.id)
+          svg.append("\" x=\"")
+          svg.append(placed.x)
+          svg.append("\" y=\"")
+          svg.append(placed.y)
+          svg.append(UInt8(ascii: "\""))
         } else {
           // A glyph FreeType has no outline for (bitmap or color only): a visible box.
           let box = inkBox(placed) ?? advanceBox(placed, line: line)
           svg +=
-            "<rect x=\"\(box.minX)\" y=\"\(box.minY)\" width=\"\(box.maxX - box.minX)\" height=\"\(box.maxY - box.minY)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(unitsPerPixel)\"\(attributes)/>\n"
+            "<rect x=\"\(box.minX)\" y=\"\(box.minY)\" width=\"\(box.maxX - box.minX)\" height=\"\(box.maxY - box.minY)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(unitsPerPixel)\""
         }
+        svg.append(" data-gid=\"")
+        svg.append(glyph.id)
+        svg.append("\" data-name=\"")
+        svg.appendEscaped(glyph.name ?? font.font.glyphLabel(glyph.id))
+        svg.append("\" data-cluster=\"")
+        svg.append(glyph.cluster)
+        svg.append(UInt8(ascii: "\""))
+        if let outline, outline.commands.isEmpty {
+          svg.append(" transform=\"translate(")
+          svg.append(placed.x)
+          svg.append(UInt8(ascii: ","))
+          svg.append(placed.y)
+          svg.append(")\"")
+        }
+        svg.append("/>\n")
       }
       svg += "</g>\n"
       if let label = line.label {
@@ -225,7 +247,7 @@ public final class SVGRenderer {
       svg += annotations(lines, unitsPerPixel: unitsPerPixel, legendTop: view.maxY + margin, left: view.minX)
     }
     svg += "</svg>\n"
-    return svg.bytes
+    return svg.finish()
   }
 
   private func layOut(
@@ -334,30 +356,30 @@ public final class SVGRenderer {
   private func appendPathData(_ outline: GlyphOutline, to data: inout SVGText) {
     func point(_ point: GlyphOutline.Point) {
       data.append(point.x * scaleX)
-      data.append(" ")
+      data.append(UInt8(ascii: " "))
       data.append(point.y * scaleY)
     }
     for command in outline.commands {
       switch command {
       case .move(let to):
-        data.append("M")
+        data.append(UInt8(ascii: "M"))
         point(to)
       case .line(let to):
-        data.append("L")
+        data.append(UInt8(ascii: "L"))
         point(to)
       case .quadratic(let control, let to):
-        data.append("Q")
+        data.append(UInt8(ascii: "Q"))
         point(control)
-        data.append(" ")
+        data.append(UInt8(ascii: " "))
         point(to)
       case .cubic(let c1, let c2, let to):
-        data.append("C")
+        data.append(UInt8(ascii: "C"))
         point(c1)
-        data.append(" ")
+        data.append(UInt8(ascii: " "))
         point(c2)
-        data.append(" ")
+        data.append(UInt8(ascii: " "))
         point(to)
-      case .close: data.append("Z")
+      case .close: data.append(UInt8(ascii: "Z"))
       }
     }
   }
@@ -381,7 +403,10 @@ extension SVGRenderer: Sendable {}
 /// are coordinates, with at most two decimals and no trailing zeros (deterministic text),
 /// formatted straight into the bytes.
 struct SVGText: ExpressibleByStringInterpolation {
-  var bytes: [UInt8] = []
+  /// The text is `storage[..<count]`; the rest is room to write into, so that each piece is one
+  /// capacity check and a copy (Array's own `append(contentsOf:)` takes a generic path per call).
+  private var storage: [UInt8] = []
+  private(set) var count = 0
 
   init() {}
 
@@ -389,28 +414,78 @@ struct SVGText: ExpressibleByStringInterpolation {
 
   init(stringInterpolation: Interpolation) { self = stringInterpolation.text }
 
-  static func += (text: inout SVGText, more: SVGText) { text.bytes.append(contentsOf: more.bytes) }
+  /// The text's bytes.
+  var bytes: [UInt8] {
+    var bytes = storage
+    bytes.removeSubrange(count...)
+    return bytes
+  }
+
+  /// The text's bytes, without a copy.
+  consuming func finish() -> [UInt8] {
+    storage.removeSubrange(count...)
+    return storage
+  }
+
+  /// Makes room for `capacity` bytes in all.
+  mutating func reserveCapacity(_ capacity: Int) {
+    if capacity > storage.count {
+      storage.append(contentsOf: repeatElement(0, count: capacity - storage.count))
+    }
+  }
+
+  /// Writes `length` bytes at the end with `body`, which returns how many it wrote (at most `length`).
+  @inline(__always)
+  private mutating func write(upTo length: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    if count + length > storage.count { reserveCapacity(max(2 * storage.count, count + length, 256)) }
+    let start = count
+    count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+  }
+
+  static func += (text: inout SVGText, more: SVGText) {
+    more.storage.withUnsafeBufferPointer { text.append(UnsafeBufferPointer(rebasing: $0[..<more.count])) }
+  }
+
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    write(upTo: bytes.count) { target in
+      target.update(from: source, count: bytes.count)
+      return bytes.count
+    }
+  }
+
+  mutating func append(_ byte: UInt8) {
+    write(upTo: 1) { target in
+      target.pointee = byte
+      return 1
+    }
+  }
 
   mutating func append(_ text: String) {
     var text = text
-    text.withUTF8 { bytes.append(contentsOf: $0) }
+    text.withUTF8 { append($0) }
   }
 
   /// Text for an attribute value or an element's content, with `&`, `<`, `>` and `"` escaped.
   mutating func appendEscaped(_ text: String) {
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "&"): append("&amp;")
-      case UInt8(ascii: "<"): append("&lt;")
-      case UInt8(ascii: ">"): append("&gt;")
-      case UInt8(ascii: "\""): append("&quot;")
-      default: bytes.append(byte)
+    var text = text
+    text.withUTF8 { utf8 in
+      let special: (UInt8) -> Bool = { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 }
+      guard utf8.contains(where: special) else { return append(utf8) }
+      for byte in utf8 {
+        switch byte {
+        case UInt8(ascii: "&"): append("&amp;")
+        case UInt8(ascii: "<"): append("&lt;")
+        case UInt8(ascii: ">"): append("&gt;")
+        case UInt8(ascii: "\""): append("&quot;")
+        default: append(byte)
+        }
       }
     }
   }
 
   mutating func append(_ value: Int) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    if value < 0 { append(UInt8(ascii: "-")) }
     appendDigits(value.magnitude)
   }
 
@@ -421,31 +496,41 @@ struct SVGText: ExpressibleByStringInterpolation {
     // Beyond ±10^15 (no font draws there) the hundredths would not fit an integer.
     let hundredths = (min(max(value, -1e15), 1e15) * 100).rounded()
     guard hundredths != 0, !hundredths.isNaN else {
-      bytes.append(UInt8(ascii: "0"))
+      append(UInt8(ascii: "0"))
       return
     }
-    if hundredths < 0 { bytes.append(UInt8(ascii: "-")) }
+    if hundredths < 0 { append(UInt8(ascii: "-")) }
     let magnitude = UInt(hundredths.magnitude)
     appendDigits(magnitude / 100)
     let fraction = magnitude % 100
     if fraction != 0 {
-      bytes.append(UInt8(ascii: "."))
-      bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
-      if fraction % 10 != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+      write(upTo: 3) { target in
+        target[0] = UInt8(ascii: ".")
+        target[1] = UInt8(ascii: "0") + UInt8(fraction / 10)
+        guard fraction % 10 != 0 else { return 2 }
+        target[2] = UInt8(ascii: "0") + UInt8(fraction % 10)
+        return 3
+      }
     }
   }
 
   private mutating func appendDigits(_ value: UInt) {
-    // Written backwards into a scratch buffer: division by the constant 10 is a multiplication.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var start = digits.count
+    var length = 1
+    var power: UInt = 10
+    while length < 20, value >= power {
+      length += 1
+      power &*= 10
+    }
+    // Written from the last digit back: division by the constant 10 is a multiplication.
+    write(upTo: length) { target in
       var rest = value
+      var index = length
       repeat {
-        start -= 1
-        digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+        index -= 1
+        target[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
         rest /= 10
-      } while rest != 0
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+      } while index > 0
+      return length
     }
   }
 
@@ -453,7 +538,7 @@ struct SVGText: ExpressibleByStringInterpolation {
     var text = SVGText()
 
     init(literalCapacity: Int, interpolationCount: Int) {
-      text.bytes.reserveCapacity(literalCapacity + 8 * interpolationCount)
+      text.reserveCapacity(literalCapacity + 8 * interpolationCount)
     }
 
     mutating func appendLiteral(_ literal: String) { text.append(literal) }
