@@ -26,8 +26,9 @@ public struct SVGOptions: Sendable {
 public final class SVGRenderer {
   private let font: ShapingFont
   private let outlines: FreeTypeFace
-  /// Each glyph's outline (nil when FreeType has none) and its bounds, read once.
-  private var cache: [UInt32: (outline: GlyphOutline?, bounds: GlyphOutline.Bounds?)] = [:]
+  /// Each glyph's outline (nil when FreeType has none) and its bounds, read once; by glyph ID, up to
+  /// the highest seen.
+  private var cache: [(outline: GlyphOutline?, bounds: GlyphOutline.Bounds?)?] = []
   /// Result units per font unit.
   private let scaleX: Double
   private let scaleY: Double
@@ -62,10 +63,15 @@ public final class SVGRenderer {
   private func outline(_ glyph: UInt32) -> GlyphOutline? { entry(glyph).outline }
 
   private func entry(_ glyph: UInt32) -> (outline: GlyphOutline?, bounds: GlyphOutline.Bounds?) {
-    if let known = cache[glyph] { return known }
+    let index = Int(glyph)
+    if index < cache.count, let known = cache[index] { return known }
     let outline = outlines.outline(of: glyph)
     let entry = (outline, outline?.bounds)
-    cache[glyph] = entry
+    // Glyph IDs past the font's (from an expectation) are not kept: the array stays the font's size.
+    if index >= cache.count, index < font.identity.glyphCount {
+      cache.append(contentsOf: repeatElement(nil, count: index + 1 - cache.count))
+    }
+    if index < cache.count { cache[index] = entry }
     return entry
   }
 
@@ -515,11 +521,19 @@ struct SVGText: ExpressibleByStringInterpolation {
   }
 
   private mutating func appendDigits(_ value: UInt) {
-    var length = 1
-    var power: UInt = 10
-    while length < 20, value >= power {
-      length += 1
-      power &*= 10
+    // Coordinates and glyph IDs have a few digits: those lengths take a comparison or two.
+    var length: Int
+    if value < 100 {
+      length = value < 10 ? 1 : 2
+    } else if value < 10_000 {
+      length = value < 1000 ? 3 : 4
+    } else {
+      length = 5
+      var power: UInt = 100_000
+      while length < 20, value >= power {
+        length += 1
+        power &*= 10
+      }
     }
     // Written from the last digit back: division by the constant 10 is a multiplication.
     write(upTo: length) { target in

@@ -116,6 +116,18 @@ struct ArgumentParsingTests {
     #expect(SwiftShapeCommand.fastCommand(["--bogus"]) == nil, "errors take ArgumentParser's messages")
   }
 
+  /// The locale is loaded only when the environment names one that is not a C locale; every C
+  /// locale gives HarfBuzz the language "c" whether it is loaded or not.
+  @Test(arguments: [
+    ([:], true), (["LANG": "C.UTF-8"], true), (["LANG": "POSIX"], true), (["LC_ALL": "C"], true),
+    (["LANG": "en_US.UTF-8"], false), (["LC_CTYPE": "tr_TR.UTF-8", "LANG": "C"], false),
+    (["LC_ALL": "C.utf8", "LC_CTYPE": "tr_TR.UTF-8"], true), (["LC_ALL": "", "LANG": "de_DE"], false),
+    (["LANG": "Catalan"], false),
+  ])
+  func cLocalesAreNotLoaded(environment: [String: String], isC: Bool) {
+    #expect(SwiftShapeCommand.usesCLocale { environment[$0] } == isC)
+  }
+
   @Test func fastParserRejectsWhatArgumentParserRejects() throws {
     for arguments in [
       ["--bogus"], ["--face-index=x"], ["--text"], ["--bot=1"], ["a", "b", "c"], ["--font-file=f", "a", "b"],
