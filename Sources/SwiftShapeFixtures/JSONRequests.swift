@@ -77,7 +77,7 @@ public enum JSONRequests {
       var w = JSONWriter(spaced: false)
       w.beginObject()
       w.key("id")
-      w.rawValue { $0.append(contentsOf: id) }
+      w.rawValue { $0.append(id) }
       w.key("error")
       w.beginObject()
       w.key("kind")
@@ -88,7 +88,7 @@ public enum JSONRequests {
       w.string(failure.description)
       w.endObject()
       w.endObject()
-      return w.bytes
+      return w.finish()
     }
   }
 }

@@ -409,10 +409,8 @@ extension SVGRenderer: Sendable {}
 /// are coordinates, with at most two decimals and no trailing zeros (deterministic text),
 /// formatted straight into the bytes.
 struct SVGText: ExpressibleByStringInterpolation {
-  /// The text is `storage[..<count]`; the rest is room to write into, so that each piece is one
-  /// capacity check and a copy (Array's own `append(contentsOf:)` takes a generic path per call).
-  private var storage: [UInt8] = []
-  private(set) var count = 0
+  /// The UTF-8, written into one buffer piece by piece.
+  private var buffer = ByteBuffer()
 
   init() {}
 
@@ -420,57 +418,22 @@ struct SVGText: ExpressibleByStringInterpolation {
 
   init(stringInterpolation: Interpolation) { self = stringInterpolation.text }
 
-  /// The text's bytes.
-  var bytes: [UInt8] {
-    var bytes = storage
-    bytes.removeSubrange(count...)
-    return bytes
-  }
+  /// A copy of the text's bytes.
+  var bytes: [UInt8] { buffer.bytes }
 
   /// The text's bytes, without a copy.
-  consuming func finish() -> [UInt8] {
-    storage.removeSubrange(count...)
-    return storage
-  }
+  consuming func finish() -> [UInt8] { buffer.finish() }
 
   /// Makes room for `capacity` bytes in all.
-  mutating func reserveCapacity(_ capacity: Int) {
-    if capacity > storage.count {
-      storage.append(contentsOf: repeatElement(0, count: capacity - storage.count))
-    }
-  }
+  mutating func reserveCapacity(_ capacity: Int) { buffer.reserveCapacity(capacity) }
 
-  /// Writes `length` bytes at the end with `body`, which returns how many it wrote (at most `length`).
-  @inline(__always)
-  private mutating func write(upTo length: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-    if count + length > storage.count { reserveCapacity(max(2 * storage.count, count + length, 256)) }
-    let start = count
-    count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
-  }
+  static func += (text: inout SVGText, more: SVGText) { text.buffer.append(more.buffer) }
 
-  static func += (text: inout SVGText, more: SVGText) {
-    more.storage.withUnsafeBufferPointer { text.append(UnsafeBufferPointer(rebasing: $0[..<more.count])) }
-  }
+  mutating func append(_ byte: UInt8) { buffer.append(byte) }
 
-  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-    guard let source = bytes.baseAddress else { return }
-    write(upTo: bytes.count) { target in
-      target.update(from: source, count: bytes.count)
-      return bytes.count
-    }
-  }
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.append(bytes) }
 
-  mutating func append(_ byte: UInt8) {
-    write(upTo: 1) { target in
-      target.pointee = byte
-      return 1
-    }
-  }
-
-  mutating func append(_ text: String) {
-    var text = text
-    text.withUTF8 { append($0) }
-  }
+  mutating func append(_ text: String) { buffer.append(text) }
 
   /// Text for an attribute value or an element's content, with `&`, `<`, `>` and `"` escaped.
   mutating func appendEscaped(_ text: String) {
@@ -490,12 +453,9 @@ struct SVGText: ExpressibleByStringInterpolation {
     }
   }
 
-  mutating func append(_ value: Int) {
-    if value < 0 { append(UInt8(ascii: "-")) }
-    appendDigits(value.magnitude)
-  }
+  mutating func append(_ value: Int) { buffer.append(value) }
 
-  mutating func append(_ value: UInt32) { appendDigits(UInt(value)) }
+  mutating func append(_ value: UInt32) { buffer.appendDigits(UInt(value)) }
 
   /// A coordinate, rounded to hundredths.
   mutating func append(_ value: Double) {
@@ -507,44 +467,16 @@ struct SVGText: ExpressibleByStringInterpolation {
     }
     if hundredths < 0 { append(UInt8(ascii: "-")) }
     let magnitude = UInt(hundredths.magnitude)
-    appendDigits(magnitude / 100)
+    buffer.appendDigits(magnitude / 100)
     let fraction = magnitude % 100
     if fraction != 0 {
-      write(upTo: 3) { target in
+      buffer.write(upTo: 3) { target in
         target[0] = UInt8(ascii: ".")
         target[1] = UInt8(ascii: "0") + UInt8(fraction / 10)
         guard fraction % 10 != 0 else { return 2 }
         target[2] = UInt8(ascii: "0") + UInt8(fraction % 10)
         return 3
       }
-    }
-  }
-
-  private mutating func appendDigits(_ value: UInt) {
-    // Coordinates and glyph IDs have a few digits: those lengths take a comparison or two.
-    var length: Int
-    if value < 100 {
-      length = value < 10 ? 1 : 2
-    } else if value < 10_000 {
-      length = value < 1000 ? 3 : 4
-    } else {
-      length = 5
-      var power: UInt = 100_000
-      while length < 20, value >= power {
-        length += 1
-        power &*= 10
-      }
-    }
-    // Written from the last digit back: division by the constant 10 is a multiplication.
-    write(upTo: length) { target in
-      var rest = value
-      var index = length
-      repeat {
-        index -= 1
-        target[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-        rest /= 10
-      } while index > 0
-      return length
     }
   }
 

@@ -5,10 +5,12 @@
 /// documented order, not sorted, numbers are printed exactly, no Foundation is loaded, and it is
 /// fast enough for the command's streaming output.
 package struct JSONWriter {
-  /// The UTF-8 bytes written so far.
-  package private(set) var bytes: [UInt8] = []
-  /// For each open container, whether it holds a value already (so the next needs a comma).
-  private var hasValue = [false]
+  /// The UTF-8 written so far.
+  package private(set) var buffer: ByteBuffer
+  /// For each open container, a bit: whether it holds a value already (so the next needs a
+  /// comma). Bit `depth` is the innermost; documents nest far less than 64 deep.
+  private var hasValue: UInt64 = 0
+  private var depth = 0
   /// Whether a key was just written, so the next value is its value.
   private var afterKey = false
   /// Whether to put a space after `:` and `,` (the pretty layout); line breaks are the caller's.
@@ -16,39 +18,55 @@ package struct JSONWriter {
 
   package init(spaced: Bool, capacity: Int = 256) {
     self.spaced = spaced
-    bytes.reserveCapacity(capacity)
+    buffer = ByteBuffer(capacity: capacity)
   }
 
-  /// A writer that continues `bytes` (take them back with `bytes` when done).
+  /// A writer that continues `bytes` (take them back with `finish()` when done).
   package init(spaced: Bool, continuing bytes: [UInt8]) {
     self.spaced = spaced
-    self.bytes = bytes
+    buffer = ByteBuffer(continuing: bytes)
   }
 
+  /// The bytes written, without a copy.
+  package consuming func finish() -> [UInt8] { buffer.finish() }
+
+  /// A copy of the bytes written so far.
+  package var bytes: [UInt8] { buffer.bytes }
+
   /// Appends bytes as they are, after the separator a value needs (for a value written by hand).
-  package mutating func rawValue(_ write: (inout [UInt8]) -> Void) {
+  package mutating func rawValue(_ write: (inout ByteBuffer) -> Void) {
     beginValue()
-    write(&bytes)
+    write(&buffer)
+  }
+
+  /// Gives `write` the buffer to append to or reserve in, outside the JSON structure: no separator
+  /// is written, and the writer's state does not change.
+  package mutating func withBuffer(_ write: (inout ByteBuffer) -> Void) {
+    write(&buffer)
   }
 
   /// The text written so far.
   package var output: String { String(decoding: bytes, as: UTF8.self) }
 
-  /// Writes a key; with `lineBreak`, the key starts a new line indented that far.
+  /// Writes a key, which must need no escaping (SwiftShape's keys are ASCII words); with
+  /// `lineBreak`, the key starts a new line indented that far.
   package mutating func key(_ name: String, lineBreak indent: Int? = nil) {
     separate(lineBreak: indent)
-    JSONWriter.appendString(name, to: &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    if spaced { bytes.append(UInt8(ascii: " ")) }
+    buffer.append(UInt8(ascii: "\""))
+    buffer.append(name)
+    buffer.append(UInt8(ascii: "\""))
+    buffer.append(UInt8(ascii: ":"))
+    if spaced { buffer.append(UInt8(ascii: " ")) }
     afterKey = true
   }
 
   private mutating func separate(lineBreak indent: Int?) {
-    if hasValue[hasValue.count - 1] {
-      bytes.append(UInt8(ascii: ","))
-      if spaced && indent == nil { bytes.append(UInt8(ascii: " ")) }
+    let bit: UInt64 = 1 << UInt64(depth)
+    if hasValue & bit != 0 {
+      buffer.append(UInt8(ascii: ","))
+      if spaced && indent == nil { buffer.append(UInt8(ascii: " ")) }
     }
-    hasValue[hasValue.count - 1] = true
+    hasValue |= bit
     if let indent { newline(indent: indent) }
   }
 
@@ -62,17 +80,17 @@ package struct JSONWriter {
 
   package mutating func raw(_ text: String) {
     beginValue()
-    bytes.append(contentsOf: text.utf8)
+    buffer.append(text)
   }
 
   package mutating func string(_ value: String) {
     beginValue()
-    JSONWriter.appendString(value, to: &bytes)
+    JSONWriter.appendString(value, to: &buffer)
   }
 
   package mutating func number<T: BinaryInteger>(_ value: T) {
     beginValue()
-    JSONWriter.appendInteger(Int64(value), to: &bytes)
+    buffer.append(Int(Int64(value)))
   }
 
   package mutating func number(_ value: Double) {
@@ -99,108 +117,116 @@ package struct JSONWriter {
 
   package mutating func beginObject(lineBreak indent: Int? = nil) {
     beginValue(lineBreak: indent)
-    bytes.append(UInt8(ascii: "{"))
-    hasValue.append(false)
+    buffer.append(UInt8(ascii: "{"))
+    open()
   }
 
   package mutating func endObject(lineBreak indent: Int? = nil) {
-    hasValue.removeLast()
+    close()
     if let indent { newline(indent: indent) }
-    bytes.append(UInt8(ascii: "}"))
+    buffer.append(UInt8(ascii: "}"))
   }
 
   package mutating func beginArray(lineBreak indent: Int? = nil) {
     beginValue(lineBreak: indent)
-    bytes.append(UInt8(ascii: "["))
-    hasValue.append(false)
+    buffer.append(UInt8(ascii: "["))
+    open()
   }
 
   package mutating func endArray(lineBreak indent: Int? = nil) {
-    hasValue.removeLast()
+    close()
     if let indent { newline(indent: indent) }
-    bytes.append(UInt8(ascii: "]"))
+    buffer.append(UInt8(ascii: "]"))
+  }
+
+  private mutating func open() {
+    precondition(depth < 63, "JSON nested too deep")
+    depth += 1
+    hasValue &= ~(1 << UInt64(depth))
+  }
+
+  private mutating func close() {
+    depth -= 1
   }
 
   /// Writes a newline and indentation, for the one-item-per-line layout.
   package mutating func newline(indent: Int) {
-    bytes.append(UInt8(ascii: "\n"))
-    for _ in 0..<indent { bytes.append(UInt8(ascii: " ")) }
+    buffer.write(upTo: indent + 1) { target in
+      target[0] = UInt8(ascii: "\n")
+      (target + 1).initialize(repeating: UInt8(ascii: " "), count: indent)
+      return indent + 1
+    }
   }
 
   /// Appends a JSON string literal: quotes, backslashes and control characters escaped, and U+2028
   /// and U+2029 too (JavaScript reads them as line ends). Text with nothing to escape, nearly all
   /// of it, is copied in one piece.
-  package static func appendString(_ value: String, to bytes: inout [UInt8]) {
-    bytes.append(UInt8(ascii: "\""))
+  package static func appendString(_ value: String, to buffer: inout ByteBuffer) {
     var value = value
     value.withUTF8 { utf8 in
-      if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
-        bytes.append(contentsOf: utf8)
+      var plain = true
+      for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 {
+        plain = false
+        break
+      }
+      if plain {
+        buffer.write(upTo: utf8.count + 2) { target in
+          target[0] = UInt8(ascii: "\"")
+          if let source = utf8.baseAddress { (target + 1).update(from: source, count: utf8.count) }
+          target[utf8.count + 1] = UInt8(ascii: "\"")
+          return utf8.count + 2
+        }
       } else {
-        appendEscaped(utf8, to: &bytes)
+        buffer.append(UInt8(ascii: "\""))
+        appendEscaped(utf8, to: &buffer)
+        buffer.append(UInt8(ascii: "\""))
       }
     }
-    bytes.append(UInt8(ascii: "\""))
   }
 
-  private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+  private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
+    let hex = Array("0123456789abcdef".utf8)
     var index = 0
     while index < utf8.count {
       let byte = utf8[index]
       index += 1
       switch byte {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-        bytes.append(UInt8(ascii: "\\"))
-        bytes.append(byte)
-      case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-      case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-      case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-      case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-      case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+        buffer.append(UInt8(ascii: "\\"))
+        buffer.append(byte)
+      case 0x0A: buffer.append("\\n")
+      case 0x0D: buffer.append("\\r")
+      case 0x09: buffer.append("\\t")
+      case 0x08: buffer.append("\\b")
+      case 0x0C: buffer.append("\\f")
       case 0x00..<0x20, 0x7F:
-        bytes.append(contentsOf: [
-          UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
-          hex[Int(byte & 0xF)],
-        ])
+        buffer.append("\\u00")
+        buffer.append(hex[Int(byte >> 4)])
+        buffer.append(hex[Int(byte & 0xF)])
       case 0xE2
       where index + 1 < utf8.count && utf8[index] == 0x80
         && (utf8[index + 1] == 0xA8 || utf8[index + 1] == 0xA9):
         // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-        bytes.append(contentsOf: Array((utf8[index + 1] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
+        buffer.append(utf8[index + 1] == 0xA8 ? "\\u2028" : "\\u2029")
         index += 2
       default:
-        bytes.append(byte)
+        buffer.append(byte)
       }
     }
+  }
+
+  /// Appends a string literal to bytes.
+  package static func appendString(_ value: String, to bytes: inout [UInt8]) {
+    var buffer = ByteBuffer(continuing: bytes)
+    bytes = []
+    appendString(value, to: &buffer)
+    bytes = buffer.finish()
   }
 
   /// Appends a string literal to a `String` (for callers that build text).
   package static func appendString(_ value: String, to output: inout String) {
-    var bytes: [UInt8] = []
-    appendString(value, to: &bytes)
-    output += String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// Appends an integer's decimal digits.
-  package static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-    if value >= 0 && value < 10 {
-      bytes.append(UInt8(ascii: "0") + UInt8(value))
-      return
-    }
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var magnitude = value.magnitude
-      var start = 20
-      while magnitude > 0 {
-        start -= 1
-        digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      }
-      if value < 0 {
-        start -= 1
-        digits[start] = UInt8(ascii: "-")
-      }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
-    }
+    var buffer = ByteBuffer(capacity: value.utf8.count + 16)
+    appendString(value, to: &buffer)
+    output += String(decoding: buffer.finish(), as: UTF8.self)
   }
 }

@@ -16,9 +16,15 @@ public struct ShapeDocumentLines: Sendable {
 
   /// Appends one line, its newline included, for `entry`.
   public func append(_ entry: ShapeDocument.Entry, to bytes: inout [UInt8]) {
-    bytes.append(contentsOf: header)
-    document.appendCompact(entry, to: &bytes)
-    bytes.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "\n")])
+    var w = JSONWriter(spaced: false, continuing: bytes)
+    bytes = []
+    w.withBuffer { buffer in
+      buffer.reserveCapacity(buffer.count + header.count + ShapeDocument.compactSizeEstimate(entry))
+      buffer.append(header)
+    }
+    document.writeEntry(entry, to: &w, pretty: false)
+    w.withBuffer { $0.append("]}\n") }
+    bytes = w.finish()
   }
 }
 
@@ -95,52 +101,21 @@ public struct ShapeDocument: Sendable {
     w.beginObject()
     writeHeader(&w, pretty: false)
     w.beginArray()
-    return w.bytes
+    return w.finish()
   }
 
   /// One result in the compact layout.
   func appendCompact(_ entry: Entry, to bytes: inout [UInt8]) {
-    bytes.reserveCapacity(bytes.count + 128 + 112 * entry.result.runs.reduce(0) { $0 + $1.glyphs.count })
     var w = JSONWriter(spaced: false, continuing: bytes)
     bytes = []
+    w.withBuffer { $0.reserveCapacity($0.count + ShapeDocument.compactSizeEstimate(entry)) }
     writeEntry(entry, to: &w, pretty: false)
-    bytes = w.bytes
+    bytes = w.finish()
   }
 
-  /// The keys of a glyph object in the compact layout, with their punctuation.
-  private enum CompactGlyph {
-    static let id = Array("{\"id\":".utf8)
-    static let name = Array(",\"name\":".utf8)
-    static let cluster = Array(",\"cluster\":".utf8)
-    static let xAdvance = Array(",\"x_advance\":".utf8)
-    static let yAdvance = Array(",\"y_advance\":".utf8)
-    static let xOffset = Array(",\"x_offset\":".utf8)
-    static let yOffset = Array(",\"y_offset\":".utf8)
-    static let flags = Array(",\"flags\":".utf8)
-  }
-
-  /// A glyph object in the compact layout, written directly: the hot path of JSON Lines output.
-  private static func appendCompactGlyph(_ glyph: ShapedGlyph, positions: Bool, to bytes: inout [UInt8]) {
-    bytes.append(contentsOf: CompactGlyph.id)
-    JSONWriter.appendInteger(Int64(glyph.id), to: &bytes)
-    if let name = glyph.name {
-      bytes.append(contentsOf: CompactGlyph.name)
-      JSONWriter.appendString(name, to: &bytes)
-    }
-    bytes.append(contentsOf: CompactGlyph.cluster)
-    JSONWriter.appendInteger(Int64(glyph.cluster), to: &bytes)
-    if positions {
-      bytes.append(contentsOf: CompactGlyph.xAdvance)
-      JSONWriter.appendInteger(Int64(glyph.xAdvance), to: &bytes)
-      bytes.append(contentsOf: CompactGlyph.yAdvance)
-      JSONWriter.appendInteger(Int64(glyph.yAdvance), to: &bytes)
-      bytes.append(contentsOf: CompactGlyph.xOffset)
-      JSONWriter.appendInteger(Int64(glyph.xOffset), to: &bytes)
-      bytes.append(contentsOf: CompactGlyph.yOffset)
-      JSONWriter.appendInteger(Int64(glyph.yOffset), to: &bytes)
-    }
-    bytes.append(contentsOf: CompactGlyph.flags)
-    JSONWriter.appendInteger(Int64(glyph.flags.rawValue), to: &bytes)
+  /// About how many bytes an entry takes in the compact layout, to reserve them at once.
+  static func compactSizeEstimate(_ entry: Entry) -> Int {
+    128 + 2 * entry.result.text.utf8.count + 112 * entry.result.runs.reduce(0) { $0 + $1.glyphs.count }
   }
 
   /// The keys before `results`, and the `results` key.
@@ -202,7 +177,7 @@ public struct ShapeDocument: Sendable {
     w.endObject()
   }
 
-  private func writeEntry(_ entry: Entry, to w: inout JSONWriter, pretty: Bool) {
+  func writeEntry(_ entry: Entry, to w: inout JSONWriter, pretty: Bool) {
     func at(_ indent: Int) -> Int? { pretty ? indent : nil }
     let result = entry.result
     w.beginObject(lineBreak: at(4))
@@ -264,6 +239,33 @@ public struct ShapeDocument: Sendable {
   private func writeGlyph(
     _ glyph: ShapedGlyph, to w: inout JSONWriter, lineBreak: Int?, positions: Bool = true
   ) {
+    if !w.spaced, lineBreak == nil, glyph.extents == nil {
+      // The compact layout, written straight into the buffer: the hot path of JSON Lines output.
+      w.rawValue { buffer in
+        buffer.append("{\"id\":")
+        buffer.appendDigits(UInt(glyph.id))
+        if let name = glyph.name {
+          buffer.append(",\"name\":")
+          JSONWriter.appendString(name, to: &buffer)
+        }
+        buffer.append(",\"cluster\":")
+        buffer.append(glyph.cluster)
+        if positions {
+          buffer.append(",\"x_advance\":")
+          buffer.append(Int(glyph.xAdvance))
+          buffer.append(",\"y_advance\":")
+          buffer.append(Int(glyph.yAdvance))
+          buffer.append(",\"x_offset\":")
+          buffer.append(Int(glyph.xOffset))
+          buffer.append(",\"y_offset\":")
+          buffer.append(Int(glyph.yOffset))
+        }
+        buffer.append(",\"flags\":")
+        buffer.appendDigits(UInt(glyph.flags.rawValue))
+        buffer.append(UInt8(ascii: "}"))
+      }
+      return
+    }
     w.beginObject(lineBreak: lineBreak)
     w.key("id")
     w.number(glyph.id)

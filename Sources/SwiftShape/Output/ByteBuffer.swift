@@ -1,0 +1,120 @@
+/// UTF-8 output written piece by piece into the spare room of one array, for the text writers
+/// (JSON, SVG): each piece costs one capacity check and a copy, where `Array.append(contentsOf:)`
+/// takes a generic path for every call and its uniqueness and capacity checks for every byte.
+///
+/// The bytes are `storage[..<count]`; the rest of `storage` is room to write into, grown by
+/// doubling.
+package struct ByteBuffer {
+  @usableFromInline var storage: [UInt8]
+  @usableFromInline var written: Int
+
+  /// How many bytes are written.
+  package var count: Int { written }
+
+  package init(capacity: Int = 256) {
+    storage = Array(repeating: 0, count: max(capacity, 16))
+    written = 0
+  }
+
+  /// A buffer that goes on from `bytes`, taking their storage (give it back with `finish()`).
+  package init(continuing bytes: [UInt8]) {
+    storage = bytes
+    written = bytes.count
+  }
+
+  /// The bytes written, without a copy.
+  package consuming func finish() -> [UInt8] {
+    storage.removeSubrange(written...)
+    return storage
+  }
+
+  /// A copy of the bytes written.
+  package var bytes: [UInt8] { Array(storage[..<count]) }
+
+  /// Makes room for `capacity` bytes in all.
+  @usableFromInline
+  package mutating func reserveCapacity(_ capacity: Int) {
+    if capacity > storage.count {
+      storage.append(contentsOf: repeatElement(0, count: max(capacity, 2 * storage.count) - storage.count))
+    }
+  }
+
+  /// Writes at most `length` bytes at the end with `body`, which returns how many it wrote.
+  @inlinable @inline(__always)
+  package mutating func write(upTo length: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    if written + length > storage.count { reserveCapacity(written + length) }
+    let start = written
+    written += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+  }
+
+  @inlinable
+  package mutating func append(_ byte: UInt8) {
+    write(upTo: 1) { target in
+      target.pointee = byte
+      return 1
+    }
+  }
+
+  @inlinable
+  package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    write(upTo: bytes.count) { target in
+      target.update(from: source, count: bytes.count)
+      return bytes.count
+    }
+  }
+
+  @inlinable
+  package mutating func append(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { append($0) }
+  }
+
+  /// A string's UTF-8, as it is.
+  @inlinable
+  package mutating func append(_ text: String) {
+    var text = text
+    text.withUTF8 { append($0) }
+  }
+
+  /// Another buffer's bytes.
+  package mutating func append(_ other: ByteBuffer) {
+    other.storage.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[..<other.count])) }
+  }
+
+  /// An integer in decimal.
+  @inlinable
+  package mutating func append(_ value: Int) {
+    if value < 0 { append(UInt8(ascii: "-")) }
+    appendDigits(UInt(value.magnitude))
+  }
+
+  /// An unsigned integer's decimal digits.
+  @inlinable
+  package mutating func appendDigits(_ value: UInt) {
+    // Most numbers written have a few digits: those lengths take a comparison or two.
+    var length: Int
+    if value < 100 {
+      length = value < 10 ? 1 : 2
+    } else if value < 10_000 {
+      length = value < 1000 ? 3 : 4
+    } else {
+      length = 5
+      var power: UInt = 100_000
+      while length < 20, value >= power {
+        length += 1
+        power &*= 10
+      }
+    }
+    // Written from the last digit back: division by the constant 10 is a multiplication.
+    write(upTo: length) { target in
+      var rest = value
+      var index = length
+      repeat {
+        index -= 1
+        target[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+      } while index > 0
+      return length
+    }
+  }
+}
