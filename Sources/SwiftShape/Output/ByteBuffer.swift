@@ -47,7 +47,7 @@ package struct ByteBuffer {
     written += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   package mutating func append(_ byte: UInt8) {
     write(upTo: 1) { target in
       target.pointee = byte
@@ -55,7 +55,7 @@ package struct ByteBuffer {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
     write(upTo: bytes.count) { target in
@@ -67,6 +67,12 @@ package struct ByteBuffer {
   @inlinable
   package mutating func append(_ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { append($0) }
+  }
+
+  /// A literal's UTF-8, as it is (no string to unwrap).
+  @inlinable @inline(__always)
+  package mutating func append(literal: StaticString) {
+    literal.withUTF8Buffer { append($0) }
   }
 
   /// A string's UTF-8, as it is.

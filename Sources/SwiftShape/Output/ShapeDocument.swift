@@ -1,8 +1,9 @@
 import HarfBuzz
 
 /// Writes SwiftShape's JSON document one input line at a time, as JSON Lines: each line a whole
-/// compact document with one result. The part every line shares is made once.
-public struct ShapeDocumentLines: Sendable {
+/// compact document with one result. The part every line shares is made once. (A class: shaping
+/// threads share one, and nothing is copied for each line.)
+public final class ShapeDocumentLines: Sendable {
   private let document: ShapeDocument
   private let header: [UInt8]
 
@@ -242,25 +243,25 @@ public struct ShapeDocument: Sendable {
     if !w.spaced, lineBreak == nil, glyph.extents == nil {
       // The compact layout, written straight into the buffer: the hot path of JSON Lines output.
       w.rawValue { buffer in
-        buffer.append("{\"id\":")
+        buffer.append(literal: "{\"id\":")
         buffer.appendDigits(UInt(glyph.id))
         if let name = glyph.name {
-          buffer.append(",\"name\":")
+          buffer.append(literal: ",\"name\":")
           JSONWriter.appendString(name, to: &buffer)
         }
-        buffer.append(",\"cluster\":")
+        buffer.append(literal: ",\"cluster\":")
         buffer.append(glyph.cluster)
         if positions {
-          buffer.append(",\"x_advance\":")
+          buffer.append(literal: ",\"x_advance\":")
           buffer.append(Int(glyph.xAdvance))
-          buffer.append(",\"y_advance\":")
+          buffer.append(literal: ",\"y_advance\":")
           buffer.append(Int(glyph.yAdvance))
-          buffer.append(",\"x_offset\":")
+          buffer.append(literal: ",\"x_offset\":")
           buffer.append(Int(glyph.xOffset))
-          buffer.append(",\"y_offset\":")
+          buffer.append(literal: ",\"y_offset\":")
           buffer.append(Int(glyph.yOffset))
         }
-        buffer.append(",\"flags\":")
+        buffer.append(literal: ",\"flags\":")
         buffer.appendDigits(UInt(glyph.flags.rawValue))
         buffer.append(UInt8(ascii: "}"))
       }
