@@ -5,9 +5,16 @@ import CHarfBuzz
 ///
 /// The corresponding C type is `hb_language_t`, an interned pointer that lives as long as the
 /// process.
-public struct Language: Hashable, Sendable, CustomStringConvertible {
+public struct Language: Hashable, @unchecked Sendable, CustomStringConvertible {
+  // @unchecked: `raw` points to a string HarfBuzz interns for the life of the process and never
+  // changes, so it can be shared between threads.
+
+  /// The interned HarfBuzz language: one pointer per canonical tag, so equal languages have equal
+  /// pointers.
+  let raw: hb_language_t
+
   /// The canonical tag (`hb_language_to_string`).
-  public let identifier: String
+  public var identifier: String { String(cString: hb_language_to_string(raw)) }
 
   /// Parses a BCP 47 tag: ASCII letters, digits, `-` and `_`, starting with a letter.
   ///
@@ -27,23 +34,15 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
     self.init(hb_language_from_string(string, Int32(bytes.count)))
   }
 
+  /// A language HarfBuzz returned: shaping results carry one each, so nothing is made until the
+  /// tag is read.
   init(_ raw: hb_language_t) {
-    // HarfBuzz interns languages for the life of the process, and the same few come back from
-    // every shaping call: keep their Swift strings rather than make one each time.
-    let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(raw)))
-    if let known = Language.interned.withLock({ $0[key] }) {
-      identifier = known
-      return
-    }
-    identifier = String(cString: hb_language_to_string(raw))
-    Language.interned.withLock { $0[key] = identifier }
+    self.raw = raw
   }
 
-  /// Languages seen so far, by HarfBuzz's interned pointer.
-  private static let interned = Protected<[UInt: String]>([:])
+  public static func == (a: Language, b: Language) -> Bool { a.raw == b.raw }
 
-  /// The interned HarfBuzz language. Looking it up again is a read of HarfBuzz's lock-free list.
-  var raw: hb_language_t { hb_language_from_string(identifier, -1) }
+  public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
 
   /// The language of the process's locale (`LC_CTYPE`), as HarfBuzz reads it.
   ///

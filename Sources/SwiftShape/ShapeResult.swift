@@ -131,9 +131,14 @@ public struct ShapedRun: Sendable, Hashable, Codable {
 
   /// The sum of the advances, in `unit`: the run's width (x) or height (y).
   public var advance: Scale {
-    glyphs.reduce(into: Scale(x: 0, y: 0)) {
-      $0.x &+= $1.xAdvance
-      $0.y &+= $1.yAdvance
+    // Read in place: a glyph value is large, and copying each out costs more than the sum.
+    glyphs.withUnsafeBufferPointer { glyphs in
+      var total = Scale(x: 0, y: 0)
+      for index in glyphs.indices {
+        total.x &+= glyphs[index].xAdvance
+        total.y &+= glyphs[index].yAdvance
+      }
+      return total
     }
   }
 }

@@ -87,25 +87,24 @@ extension ShapingFont {
     if options.includeGlyphNames {
       glyphs = names.withLock { names in
         buffer.glyphs { record in
-          var glyph = ShapedGlyph(record)
           let index = Int(record.glyph)
-          if index < names.count, let name = names[index] {
-            glyph.name = name
+          let name: String
+          if index < names.count, let known = names[index] {
+            name = known
           } else {
-            let name = font.glyphLabel(record.glyph)
+            name = font.glyphLabel(record.glyph)
             // The cache grows to the highest glyph ID seen (never past the font's glyphs), so
             // shaping a word does not fill an array as long as the font.
             if index >= names.count, index < identity.glyphCount {
               names.append(contentsOf: repeatElement(nil, count: index + 1 - names.count))
             }
             if index < names.count { names[index] = name }
-            glyph.name = name
           }
-          return glyph
+          return ShapedGlyph(record, name: name)
         }
       }
     } else {
-      glyphs = buffer.glyphs(ShapedGlyph.init)
+      glyphs = buffer.glyphs { ShapedGlyph($0) }
     }
     if options.includeExtents {
       for index in glyphs.indices { glyphs[index].extents = font.glyphExtents(glyphs[index].id) }
@@ -156,10 +155,10 @@ extension ShapingFont {
 }
 
 extension ShapedGlyph {
-  /// A glyph from HarfBuzz's record, without name or extents.
-  init(_ record: GlyphRecord) {
+  /// A glyph from HarfBuzz's record, with a name or none, without extents.
+  init(_ record: GlyphRecord, name: String? = nil) {
     self.init(
-      id: record.glyph, cluster: Int(record.cluster), xAdvance: record.xAdvance, yAdvance: record.yAdvance,
-      xOffset: record.xOffset, yOffset: record.yOffset, flags: record.flags)
+      id: record.glyph, name: name, cluster: Int(record.cluster), xAdvance: record.xAdvance,
+      yAdvance: record.yAdvance, xOffset: record.xOffset, yOffset: record.yOffset, flags: record.flags)
   }
 }

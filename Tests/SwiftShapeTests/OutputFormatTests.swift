@@ -54,6 +54,25 @@ struct OutputFormatTests {
     #expect(HBFormat().line(for: result([])) == "")
   }
 
+  /// Strings of every kind of character the writer treats apart (quotes, backslashes, control
+  /// characters, DEL, U+2028 and U+2029, other multi-byte text, and E2 bytes of other characters)
+  /// read back the same, with no raw control character or line separator left in the JSON.
+  @Test func jsonStringsReadBackTheSame() throws {
+    let pieces = [
+      "a", "plain text ", "\"", "\\", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{0}", "\u{1F}", "\u{7F}",
+      "\u{2028}", "\u{2029}", "\u{2020}", "\u{20AC}", "\u{202F}", "é", "ب", "𝒜",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<500 {
+      let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement()! }.joined()
+      var json = ""
+      JSONWriter.appendString(text, to: &json)
+      let decoded = try JSONDecoder().decode(String.self, from: Data(json.utf8))
+      #expect(decoded == text, "\(json)")
+      #expect(!json.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{2028}" || $0 == "\u{2029}" })
+    }
+  }
+
   @Test func jsonEscapesStringsAndKeepsKeyOrder() throws {
     let font = try ShapingFont(file: Paths.latin)
     let shaped = try font.shape("a\"\\\u{1}")

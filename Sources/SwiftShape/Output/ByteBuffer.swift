@@ -7,24 +7,38 @@
 package struct ByteBuffer {
   @usableFromInline var storage: [UInt8]
   @usableFromInline var written: Int
+  /// `storage.count`, kept here: the check before each piece then reads no array header.
+  @usableFromInline var room: Int
 
   /// How many bytes are written.
   package var count: Int { written }
 
   package init(capacity: Int = 256) {
-    storage = Array(repeating: 0, count: max(capacity, 16))
+    storage = ByteBuffer.makeStorage(max(capacity, 16), keeping: UnsafeBufferPointer(start: nil, count: 0))
     written = 0
+    room = storage.count
+  }
+
+  /// An array of `capacity` bytes that starts with `kept`; the rest is left as it is, not zeroed
+  /// (bytes past `written` are never read).
+  private static func makeStorage(_ capacity: Int, keeping kept: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: capacity) { room, initialized in
+      if let source = kept.baseAddress { room.baseAddress!.update(from: source, count: kept.count) }
+      initialized = capacity
+    }
   }
 
   /// A buffer that goes on from `bytes`, taking their storage (give it back with `finish()`).
   package init(continuing bytes: [UInt8]) {
     storage = bytes
     written = bytes.count
+    room = bytes.count
   }
 
   /// The bytes written, without a copy.
   package consuming func finish() -> [UInt8] {
     storage.removeSubrange(written...)
+    room = written
     return storage
   }
 
@@ -34,15 +48,19 @@ package struct ByteBuffer {
   /// Makes room for `capacity` bytes in all.
   @usableFromInline
   package mutating func reserveCapacity(_ capacity: Int) {
-    if capacity > storage.count {
-      storage.append(contentsOf: repeatElement(0, count: max(capacity, 2 * storage.count) - storage.count))
+    guard capacity > room else { return }
+    let written = self.written
+    storage = storage.withUnsafeBufferPointer { old in
+      ByteBuffer.makeStorage(
+        max(capacity, 2 * old.count), keeping: UnsafeBufferPointer(rebasing: old[..<written]))
     }
+    room = storage.count
   }
 
   /// Writes at most `length` bytes at the end with `body`, which returns how many it wrote.
   @inlinable @inline(__always)
   package mutating func write(upTo length: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-    if written + length > storage.count { reserveCapacity(written + length) }
+    if written + length > room { reserveCapacity(written + length) }
     let start = written
     written += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
   }
@@ -88,14 +106,14 @@ package struct ByteBuffer {
   }
 
   /// An integer in decimal.
-  @inlinable
+  @inlinable @inline(__always)
   package mutating func append(_ value: Int) {
     if value < 0 { append(UInt8(ascii: "-")) }
     appendDigits(UInt(value.magnitude))
   }
 
   /// An unsigned integer's decimal digits.
-  @inlinable
+  @inlinable @inline(__always)
   package mutating func appendDigits(_ value: UInt) {
     // Most numbers written have a few digits: those lengths take a comparison or two.
     var length: Int

@@ -187,32 +187,47 @@ package struct JSONWriter {
   private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
     let hex = Array("0123456789abcdef".utf8)
     var index = 0
+    var plainStart = 0
+    // Runs of bytes that need no escape are copied whole.
+    func copyPlain(upTo end: Int) {
+      if end > plainStart { buffer.append(UnsafeBufferPointer(rebasing: utf8[plainStart..<end])) }
+    }
     while index < utf8.count {
       let byte = utf8[index]
-      index += 1
+      guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 else {
+        index += 1
+        continue
+      }
+      if byte == 0xE2,
+        !(index + 2 < utf8.count && utf8[index + 1] == 0x80
+          && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9))
+      {
+        index += 1
+        continue
+      }
+      copyPlain(upTo: index)
       switch byte {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"):
         buffer.append(UInt8(ascii: "\\"))
         buffer.append(byte)
-      case 0x0A: buffer.append("\\n")
-      case 0x0D: buffer.append("\\r")
-      case 0x09: buffer.append("\\t")
-      case 0x08: buffer.append("\\b")
-      case 0x0C: buffer.append("\\f")
-      case 0x00..<0x20, 0x7F:
-        buffer.append("\\u00")
-        buffer.append(hex[Int(byte >> 4)])
-        buffer.append(hex[Int(byte & 0xF)])
-      case 0xE2
-      where index + 1 < utf8.count && utf8[index] == 0x80
-        && (utf8[index + 1] == 0xA8 || utf8[index + 1] == 0xA9):
+      case 0x0A: buffer.append(literal: "\\n")
+      case 0x0D: buffer.append(literal: "\\r")
+      case 0x09: buffer.append(literal: "\\t")
+      case 0x08: buffer.append(literal: "\\b")
+      case 0x0C: buffer.append(literal: "\\f")
+      case 0xE2:
         // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-        buffer.append(utf8[index + 1] == 0xA8 ? "\\u2028" : "\\u2029")
+        buffer.append(literal: utf8[index + 2] == 0xA8 ? "\\u2028" : "\\u2029")
         index += 2
       default:
-        buffer.append(byte)
+        buffer.append(literal: "\\u00")
+        buffer.append(hex[Int(byte >> 4)])
+        buffer.append(hex[Int(byte & 0xF)])
       }
+      index += 1
+      plainStart = index
     }
+    copyPlain(upTo: utf8.count)
   }
 
   /// Appends a string literal to bytes.

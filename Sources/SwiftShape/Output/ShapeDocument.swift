@@ -198,8 +198,9 @@ public struct ShapeDocument: Sendable {
       w.pair(x: run.advance.x, y: run.advance.y)
       w.key("glyphs")
       w.beginArray()
-      for glyph in run.glyphs {
-        writeGlyph(glyph, to: &w, lineBreak: at(6))
+      // Through a pointer: each glyph is read in place, not copied out of the array.
+      run.glyphs.withUnsafeBufferPointer { glyphs in
+        for index in glyphs.indices { writeGlyph(glyphs[index], to: &w, lineBreak: at(6)) }
       }
       w.endArray(lineBreak: run.glyphs.isEmpty ? nil : at(4))
     }
@@ -238,7 +239,7 @@ public struct ShapeDocument: Sendable {
   }
 
   private func writeGlyph(
-    _ glyph: ShapedGlyph, to w: inout JSONWriter, lineBreak: Int?, positions: Bool = true
+    _ glyph: borrowing ShapedGlyph, to w: inout JSONWriter, lineBreak: Int?, positions: Bool = true
   ) {
     if !w.spaced, lineBreak == nil, glyph.extents == nil {
       // The compact layout, written straight into the buffer: the hot path of JSON Lines output.
