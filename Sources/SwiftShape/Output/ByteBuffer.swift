@@ -115,30 +115,69 @@ package struct ByteBuffer {
   /// An unsigned integer's decimal digits.
   @inlinable @inline(__always)
   package mutating func appendDigits(_ value: UInt) {
-    // Most numbers written have a few digits: those lengths take a comparison or two.
-    var length: Int
-    if value < 100 {
-      length = value < 10 ? 1 : 2
-    } else if value < 10_000 {
-      length = value < 1000 ? 3 : 4
-    } else {
-      length = 5
-      var power: UInt = 100_000
-      while length < 20, value >= power {
-        length += 1
-        power &*= 10
+    write(upTo: 20) { target in
+      var cursor = Cursor(target)
+      cursor.digits(value)
+      return cursor.position - target
+    }
+  }
+
+  /// Writes pieces one after another at a place with room for all of them (from `write(upTo:)`),
+  /// with no check between them: for small records of known greatest length.
+  package struct Cursor {
+    /// Where the next byte goes.
+    package private(set) var position: UnsafeMutablePointer<UInt8>
+
+    @inlinable @inline(__always)
+    package init(_ position: UnsafeMutablePointer<UInt8>) { self.position = position }
+
+    @inlinable @inline(__always)
+    package mutating func byte(_ byte: UInt8) {
+      position.pointee = byte
+      position += 1
+    }
+
+    @inlinable @inline(__always)
+    package mutating func literal(_ literal: StaticString) {
+      literal.withUTF8Buffer { bytes in
+        position.update(from: bytes.baseAddress!, count: bytes.count)
+        position += bytes.count
       }
     }
-    // Written from the last digit back: division by the constant 10 is a multiplication.
-    write(upTo: length) { target in
+
+    /// An integer in decimal: at most 20 bytes.
+    @inlinable @inline(__always)
+    package mutating func number(_ value: Int) {
+      if value < 0 { byte(UInt8(ascii: "-")) }
+      digits(UInt(value.magnitude))
+    }
+
+    /// An unsigned integer's decimal digits: at most 20 bytes.
+    @inlinable @inline(__always)
+    package mutating func digits(_ value: UInt) {
+      // Most numbers written have a few digits: those lengths take a comparison or two.
+      var length: Int
+      if value < 100 {
+        length = value < 10 ? 1 : 2
+      } else if value < 10_000 {
+        length = value < 1000 ? 3 : 4
+      } else {
+        length = 5
+        var power: UInt = 100_000
+        while length < 20, value >= power {
+          length += 1
+          power &*= 10
+        }
+      }
+      // Written from the last digit back: division by the constant 10 is a multiplication.
       var rest = value
       var index = length
       repeat {
         index -= 1
-        target[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+        position[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
         rest /= 10
       } while index > 0
-      return length
+      position += length
     }
   }
 }

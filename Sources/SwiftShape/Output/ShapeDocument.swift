@@ -244,27 +244,34 @@ public struct ShapeDocument: Sendable {
     if !w.spaced, lineBreak == nil, glyph.extents == nil {
       // The compact layout, written straight into the buffer: the hot path of JSON Lines output.
       w.rawValue { buffer in
-        buffer.append(literal: "{\"id\":")
-        buffer.appendDigits(UInt(glyph.id))
-        if let name = glyph.name {
-          buffer.append(literal: ",\"name\":")
-          JSONWriter.appendString(name, to: &buffer)
+        // Each part in one piece (at most 24, then 145 bytes), the name between them.
+        buffer.write(upTo: 32) { start in
+          var cursor = ByteBuffer.Cursor(start)
+          cursor.literal("{\"id\":")
+          cursor.digits(UInt(glyph.id))
+          if glyph.name != nil { cursor.literal(",\"name\":") }
+          return cursor.position - start
         }
-        buffer.append(literal: ",\"cluster\":")
-        buffer.append(glyph.cluster)
-        if positions {
-          buffer.append(literal: ",\"x_advance\":")
-          buffer.append(Int(glyph.xAdvance))
-          buffer.append(literal: ",\"y_advance\":")
-          buffer.append(Int(glyph.yAdvance))
-          buffer.append(literal: ",\"x_offset\":")
-          buffer.append(Int(glyph.xOffset))
-          buffer.append(literal: ",\"y_offset\":")
-          buffer.append(Int(glyph.yOffset))
+        if let name = glyph.name { JSONWriter.appendString(name, to: &buffer) }
+        buffer.write(upTo: 160) { start in
+          var cursor = ByteBuffer.Cursor(start)
+          cursor.literal(",\"cluster\":")
+          cursor.number(glyph.cluster)
+          if positions {
+            cursor.literal(",\"x_advance\":")
+            cursor.number(Int(glyph.xAdvance))
+            cursor.literal(",\"y_advance\":")
+            cursor.number(Int(glyph.yAdvance))
+            cursor.literal(",\"x_offset\":")
+            cursor.number(Int(glyph.xOffset))
+            cursor.literal(",\"y_offset\":")
+            cursor.number(Int(glyph.yOffset))
+          }
+          cursor.literal(",\"flags\":")
+          cursor.digits(UInt(glyph.flags.rawValue))
+          cursor.byte(UInt8(ascii: "}"))
+          return cursor.position - start
         }
-        buffer.append(literal: ",\"flags\":")
-        buffer.appendDigits(UInt(glyph.flags.rawValue))
-        buffer.append(UInt8(ascii: "}"))
       }
       return
     }
