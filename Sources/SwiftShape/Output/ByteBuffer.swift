@@ -42,6 +42,14 @@ package struct ByteBuffer {
     return storage
   }
 
+  /// Calls `body` with the bytes written.
+  package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<written])) }
+  }
+
+  /// Forgets the bytes written and keeps the room, to write more.
+  package mutating func removeAll() { written = 0 }
+
   /// A copy of the bytes written.
   package var bytes: [UInt8] { Array(storage[..<count]) }
 

@@ -17,15 +17,19 @@ public final class ShapeDocumentLines: Sendable {
 
   /// Appends one line, its newline included, for `entry`.
   public func append(_ entry: ShapeDocument.Entry, to bytes: inout [UInt8]) {
-    var w = JSONWriter(spaced: false, continuing: bytes)
+    var buffer = ByteBuffer(continuing: bytes)
     bytes = []
-    w.withBuffer { buffer in
-      buffer.reserveCapacity(buffer.count + header.count + ShapeDocument.compactSizeEstimate(entry))
-      buffer.append(header)
-    }
-    document.writeEntry(entry, to: &w, pretty: false)
-    w.withBuffer { $0.append("]}\n") }
-    bytes = w.finish()
+    append(entry, to: &buffer)
+    bytes = buffer.finish()
+  }
+
+  /// Appends one line, its newline included, for `entry` (the buffer keeps its room between
+  /// lines, for a caller that writes many).
+  package func append(_ entry: ShapeDocument.Entry, to buffer: inout ByteBuffer) {
+    buffer.reserveCapacity(buffer.count + header.count + ShapeDocument.compactSizeEstimate(entry))
+    buffer.append(header)
+    JSONWriter.continuing(&buffer, spaced: false) { w in document.writeEntry(entry, to: &w, pretty: false) }
+    buffer.append(literal: "]}\n")
   }
 }
 

@@ -110,7 +110,20 @@ struct ShapeRequest {
     }
     let lines = format == .jsonl ? ShapeDocumentLines(font: font, options: options, pattern: pattern) : nil
     let hbFormat = output.hbFormat(format == .hbJSON ? .json : .text)
+    // One thread: lines are written into one buffer as they are shaped, sent on every 64 KiB.
+    var buffer = ByteBuffer(capacity: lines != nil && output.jobs <= 1 ? 1 << 17 : 16)
+    defer { out.write(buffer) }
     try forEachBatch { batch, firstLine in
+      if let lines, output.jobs <= 1 {
+        for (index, line) in batch.enumerated() {
+          lines.append(ShapeDocument.Entry(line: firstLine + index, result: try shape(line)), to: &buffer)
+          if buffer.count >= 1 << 16 {
+            out.write(buffer)
+            buffer.removeAll()
+          }
+        }
+        return
+      }
       let outputs = ParallelMap.run(Array(batch.enumerated()), jobs: output.jobs) { index, line in
         Result { () throws -> [UInt8] in
           if let lines {

@@ -101,17 +101,21 @@ enum IO {
   /// - Throws: `ShapingError` of kind `.unreadableFile` naming `name` when the write fails (a
   ///   full disk, a closed pipe).
   static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws {
-    try bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          throw ShapingError(
-            .unreadableFile, input: name, reason: "cannot write: \(String(cString: strerror(errno)))")
-        }
-        offset += written
+    try bytes.withUnsafeBufferPointer { try writeAll($0, to: descriptor, name: name) }
+  }
+
+  /// Writes all of `bytes`, as `writeAll(_:to:name:)` does.
+  static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32, name: String) throws {
+    guard let base = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+      let written = systemWrite(descriptor, base + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw ShapingError(
+          .unreadableFile, input: name, reason: "cannot write: \(String(cString: strerror(errno)))")
       }
+      offset += written
     }
   }
 }

@@ -77,6 +77,22 @@ final class Output {
     if pending.count >= 1 << 16 { flushKeepingFailure() }
   }
 
+  /// Writes the bytes of a buffer.
+  func write(_ buffer: borrowing ByteBuffer) {
+    if case .memory = destination {
+      text += String(decoding: buffer.bytes, as: UTF8.self)
+      return
+    }
+    if pending.isEmpty, buffer.count >= 1 << 16 {
+      // Large enough to go out as it is, without a copy into the pending bytes.
+      guard failure == nil else { return }
+      do { try buffer.withBytes { try send($0) } } catch { failure = error }
+      return
+    }
+    buffer.withBytes { pending.append(contentsOf: $0) }
+    if pending.count >= 1 << 16 { flushKeepingFailure() }
+  }
+
   /// Writes UTF-8 bytes.
   func write(_ bytes: [UInt8]) {
     if case .memory = destination {
@@ -100,11 +116,16 @@ final class Output {
     if let failure { throw failure }
     guard !pending.isEmpty else { return }
     defer { pending.removeAll(keepingCapacity: true) }
+    try pending.withUnsafeBufferPointer { try send($0) }
+  }
+
+  /// Writes bytes to the destination now.
+  private func send(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     switch destination {
     case .standardOutput:
-      try IO.writeAll(pending, to: 1, name: "standard output")
+      try IO.writeAll(bytes, to: 1, name: "standard output")
     case .file(let path, _, let descriptor), .special(let path, let descriptor):
-      try IO.writeAll(pending, to: descriptor, name: path)
+      try IO.writeAll(bytes, to: descriptor, name: path)
     case .memory:
       break
     }
