@@ -111,12 +111,22 @@ struct ShapeRequest {
     let lines = format == .jsonl ? ShapeDocumentLines(font: font, options: options, pattern: pattern) : nil
     let hbFormat = output.hbFormat(format == .hbJSON ? .json : .text)
     // One thread: lines are written into one buffer as they are shaped, sent on every 64 KiB.
-    var buffer = ByteBuffer(capacity: lines != nil && output.jobs <= 1 ? 1 << 17 : 16)
+    var buffer = ByteBuffer(capacity: output.jobs <= 1 ? 1 << 17 : 16)
     defer { out.write(buffer) }
+    // At most `--jobs` runs are in flight, so at most that many threads shape.
+    let pipeline = OrderedPipeline<(bytes: [UInt8], failure: (any Error)?)>(limit: output.jobs) { run in
+      out.write(run.bytes)
+      if let failure = run.failure { throw failure }
+    }
+    defer { pipeline.abandon() }
     try forEachBatch { batch, firstLine in
-      if let lines, output.jobs <= 1 {
+      if output.jobs <= 1 {
         for (index, line) in batch.enumerated() {
-          lines.append(ShapeDocument.Entry(line: firstLine + index, result: try shape(line)), to: &buffer)
+          if let lines {
+            lines.append(ShapeDocument.Entry(line: firstLine + index, result: try shape(line)), to: &buffer)
+          } else {
+            buffer.append(try hbLines(for: line, number: firstLine + index, format: hbFormat))
+          }
           if buffer.count >= 1 << 16 {
             out.write(buffer)
             buffer.removeAll()
@@ -124,18 +134,29 @@ struct ShapeRequest {
         }
         return
       }
-      let outputs = ParallelMap.run(Array(batch.enumerated()), jobs: output.jobs) { index, line in
-        Result { () throws -> [UInt8] in
-          if let lines {
-            var bytes: [UInt8] = []
-            lines.append(ShapeDocument.Entry(line: firstLine + index, result: try shape(line)), to: &bytes)
-            return bytes
+      // Several threads: runs of lines are shaped on other threads while this one reads on and
+      // writes what is done, in input order (a failing line: the lines before it, then the error).
+      for start in stride(from: 0, to: batch.count, by: 32) {
+        let run = Array(batch[start..<min(start + 32, batch.count)])
+        let first = firstLine + start
+        try pipeline.submit { [self] in
+          var buffer = ByteBuffer(capacity: 2048 * run.count)
+          for (index, line) in run.enumerated() {
+            do {
+              if let lines {
+                lines.append(ShapeDocument.Entry(line: first + index, result: try shape(line)), to: &buffer)
+              } else {
+                buffer.append(try hbLines(for: line, number: first + index, format: hbFormat))
+              }
+            } catch {
+              return (buffer.finish(), error)
+            }
           }
-          return Array(try hbLines(for: line, number: firstLine + index, format: hbFormat).utf8)
+          return (buffer.finish(), nil)
         }
       }
-      for bytes in outputs { out.write(try bytes.get()) }
     }
+    try pipeline.finish()
   }
 
   /// Shapes lines on `--jobs` threads.
