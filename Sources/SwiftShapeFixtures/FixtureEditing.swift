@@ -207,9 +207,16 @@ extension Fixture {
 }
 
 /// Writes a file so that it is either the old one or the whole new one: a temporary file beside it,
-/// synced, then renamed over it.
+/// synced, then renamed over it. A symbolic link is followed: the file it names is replaced and the
+/// link stays a link.
 enum AtomicFile {
-  static func write(_ bytes: [UInt8], to path: String) throws {
+  static func write(_ bytes: [UInt8], to given: String) throws {
+    var path = given
+    var link = stat()
+    if lstat(given, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK, let target = realpath(given, nil) {
+      path = String(cString: target)
+      free(target)
+    }
     var template = Array("\(path).tmp-XXXXXX".utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else { throw failure(path) }

@@ -103,6 +103,23 @@ struct FixtureCommandTests {
       Self.withoutExpectations(after) == Self.withoutExpectations(recorded), "only expectation lines changed")
   }
 
+  /// A fixture reached through a symbolic link is updated where it lives; the link stays a link.
+  @Test func recordAndUpdateFollowASymbolicLink() throws {
+    let folder = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let real = folder.appendingPathComponent("real.json").path
+    let link = folder.appendingPathComponent("link.json").path
+    let font = "\(Paths.fixtures)/fonts/NotoSans-Latin.ttf"
+    #expect(
+      try swiftshape(["record", "-o", real, "--name", "one", "--font-file", font, "--text", "a"]).status == 0)
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+    let recorded = try swiftshape(["record", "-o", link, "--name", "two", "--font-file", font, "--text", "b"])
+    #expect(recorded.status == 0, "\(recorded.err)")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real)
+    #expect(try String(contentsOfFile: real, encoding: .utf8).contains("\"two\""))
+    #expect(try swiftshape(["check", link]).out == "2 passed, 0 failed\n")
+  }
+
   @Test func recordRefusesFontbakeryFiles() throws {
     let folder = try Self.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
