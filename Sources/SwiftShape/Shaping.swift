@@ -85,24 +85,7 @@ extension ShapingFont {
   private func glyphs(of buffer: Buffer, options: ShapeOptions) -> [ShapedGlyph] {
     var glyphs: [ShapedGlyph]
     if options.includeGlyphNames {
-      glyphs = names.withLock { names in
-        buffer.glyphs { record in
-          let index = Int(record.glyph)
-          let name: String
-          if index < names.count, let known = names[index] {
-            name = known
-          } else {
-            name = font.glyphLabel(record.glyph)
-            // The cache grows to the highest glyph ID seen (never past the font's glyphs), so
-            // shaping a word does not fill an array as long as the font.
-            if index >= names.count, index < identity.glyphCount {
-              names.append(contentsOf: repeatElement(nil, count: index + 1 - names.count))
-            }
-            if index < names.count { names[index] = name }
-          }
-          return ShapedGlyph(record, name: name)
-        }
-      }
+      glyphs = names.glyphs(of: buffer, glyphCount: identity.glyphCount) { font.glyphLabel($0) }
     } else {
       glyphs = buffer.glyphs { ShapedGlyph($0) }
     }

@@ -50,7 +50,7 @@ public final class ShapingFont: Sendable {
   public let scale: Scale
 
   /// Glyph names looked up so far, by glyph ID; names never change, so each is looked up once.
-  let names = Protected<[String?]>([])
+  let names = GlyphNames()
 
   /// Loads face `faceIndex` of the font file at `path`.
   ///

@@ -84,7 +84,7 @@ func measureAll() throws -> [Figure] {
     for figure in benchmarks.command(corpus) { report(figure) }
   }
   report(benchmarks.startUp(font: corpora[0].font))
-  report(benchmarks.parallel(corpora[0], large: large))
+  report(try benchmarks.parallel(corpora[0], large: large))
   report(benchmarks.memory(corpora[0], large: large))
   report(benchmarks.render(corpora[0], paragraph: paragraph, hbView: hbView))
   return figures

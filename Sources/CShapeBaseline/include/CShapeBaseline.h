@@ -15,6 +15,12 @@ swiftshape_baseline *swiftshape_baseline_open(const char *font_path);
 long long swiftshape_baseline_shape(swiftshape_baseline *baseline, const char *const *lines, const int *lengths,
                                     int count, int rounds);
 
+// Shapes the lines `rounds` times over on `threads` threads (the calling one included) sharing the
+// font, each with a buffer of its own and taking every `threads`-th line. Returns the wall time in
+// seconds: how far HarfBuzz itself scales with threads on this machine.
+double swiftshape_baseline_shape_threads(swiftshape_baseline *baseline, const char *const *lines, const int *lengths,
+                                         int count, int rounds, int threads);
+
 void swiftshape_baseline_close(swiftshape_baseline *baseline);
 
 #endif

@@ -113,8 +113,10 @@ struct ShapeRequest {
     // One thread: lines are written into one buffer as they are shaped, sent on every 64 KiB.
     var buffer = ByteBuffer(capacity: output.jobs <= 1 ? 1 << 17 : 16)
     defer { out.write(buffer) }
-    // At most `--jobs` runs are in flight, so at most that many threads shape.
-    let pipeline = OrderedPipeline<(bytes: [UInt8], failure: (any Error)?)>(limit: output.jobs) { run in
+    // `--jobs` threads shape; a few runs each wait their turn, so that none waits for input.
+    let pipeline = OrderedPipeline<(bytes: [UInt8], failure: (any Error)?)>(
+      workers: output.jobs, limit: 4 * output.jobs
+    ) { run in
       out.write(run.bytes)
       if let failure = run.failure { throw failure }
     }
@@ -136,11 +138,11 @@ struct ShapeRequest {
       }
       // Several threads: runs of lines are shaped on other threads while this one reads on and
       // writes what is done, in input order (a failing line: the lines before it, then the error).
-      for start in stride(from: 0, to: batch.count, by: 32) {
-        let run = Array(batch[start..<min(start + 32, batch.count)])
+      for start in stride(from: 0, to: batch.count, by: 64) {
+        let run = Array(batch[start..<min(start + 64, batch.count)])
         let first = firstLine + start
         try pipeline.submit { [self] in
-          var buffer = ByteBuffer(capacity: 2048 * run.count)
+          var buffer = ByteBuffer(capacity: 4096 * run.count)
           for (index, line) in run.enumerated() {
             do {
               if let lines {

@@ -2,8 +2,8 @@ import Dispatch
 
 /// Work done on other threads and taken in submission order on the submitting thread, as it
 /// completes: the submitter goes on (reading input) while earlier work runs, and writes results
-/// between submissions. At most `limit` pieces are in flight; submitting more waits for the
-/// oldest.
+/// between submissions. `workers` serial queues take the pieces in turn, so at most that many run
+/// at once; at most `limit` are in flight, and submitting more waits for the oldest.
 final class OrderedPipeline<Output: Sendable> {
   /// One piece of work: its output, set once by the thread that did it before `done` is signalled.
   private final class Slot: @unchecked Sendable {
@@ -17,10 +17,13 @@ final class OrderedPipeline<Output: Sendable> {
   /// The first slot not yet taken.
   private var head = 0
   private let limit: Int
+  private let workers: [DispatchQueue]
+  private var submitted = 0
   private let take: (Output) throws -> Void
 
   /// A pipeline that hands each output, in order, to `take` (on the submitting thread).
-  init(limit: Int, take: @escaping (Output) throws -> Void) {
+  init(workers: Int, limit: Int, take: @escaping (Output) throws -> Void) {
+    self.workers = (0..<max(1, workers)).map { DispatchQueue(label: "swiftshape.worker.\($0)") }
     self.limit = max(1, limit)
     self.take = take
   }
@@ -30,7 +33,8 @@ final class OrderedPipeline<Output: Sendable> {
   func submit(_ work: @escaping @Sendable () -> Output) throws {
     let slot = Slot()
     slots.append(slot)
-    DispatchQueue.global().async {
+    submitted += 1
+    workers[submitted % workers.count].async {
       slot.output = work()
       slot.done.signal()
     }

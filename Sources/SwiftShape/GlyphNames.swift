@@ -1,0 +1,59 @@
+import HarfBuzz
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The glyph names of one font looked up so far, by glyph ID, shared by the threads that shape
+/// with it. Looking names up takes a read lock, which threads hold together; a name is added under
+/// the write lock, the first time its glyph is seen. (A plain mutex here made two shaping threads
+/// wait for each other on nearly every line.)
+final class GlyphNames: @unchecked Sendable {
+  // @unchecked: `names` is read only under the read lock and changed only under the write lock.
+  private var names: [String?] = []
+  private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+
+  init() {
+    lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+    pthread_rwlock_init(lock, nil)
+  }
+
+  deinit {
+    pthread_rwlock_destroy(lock)
+    lock.deallocate()
+  }
+
+  /// The buffer's glyphs with their names: `label` gives the name of a glyph not seen before.
+  func glyphs(of buffer: Buffer, glyphCount: Int, label: (UInt32) -> String) -> [ShapedGlyph] {
+    var missing = false
+    pthread_rwlock_rdlock(lock)
+    var glyphs = buffer.glyphs { record in
+      let index = Int(record.glyph)
+      if index < names.count, let name = names[index] { return ShapedGlyph(record, name: name) }
+      missing = true
+      return ShapedGlyph(record)
+    }
+    pthread_rwlock_unlock(lock)
+    guard missing else { return glyphs }
+    pthread_rwlock_wrlock(lock)
+    defer { pthread_rwlock_unlock(lock) }
+    for position in glyphs.indices where glyphs[position].name == nil {
+      let index = Int(glyphs[position].id)
+      if index < names.count, let name = names[index] {
+        glyphs[position].name = name
+        continue
+      }
+      let name = label(glyphs[position].id)
+      // The cache grows to the highest glyph ID seen (never past the font's glyphs), so shaping a
+      // word does not fill an array as long as the font.
+      if index >= names.count, index < glyphCount {
+        names.append(contentsOf: repeatElement(nil, count: index + 1 - names.count))
+      }
+      if index < names.count { names[index] = name }
+      glyphs[position].name = name
+    }
+    return glyphs
+  }
+}
