@@ -114,7 +114,7 @@ struct ShapeRequest {
     var buffer = ByteBuffer(capacity: output.jobs <= 1 ? 1 << 17 : 16)
     defer { out.write(buffer) }
     // `--jobs` threads shape; a few runs each wait their turn, so that none waits for input.
-    let pipeline = OrderedPipeline<(bytes: [UInt8], failure: (any Error)?)>(
+    let pipeline = OrderedPipeline<(bytes: ByteBuffer, failure: (any Error)?)>(
       workers: output.jobs, limit: 4 * output.jobs
     ) { run in
       out.write(run.bytes)
@@ -151,10 +151,10 @@ struct ShapeRequest {
                 buffer.append(try hbLines(for: line, number: first + index, format: hbFormat))
               }
             } catch {
-              return (buffer.finish(), error)
+              return (buffer, error)
             }
           }
-          return (buffer.finish(), nil)
+          return (buffer, nil)
         }
       }
     }
