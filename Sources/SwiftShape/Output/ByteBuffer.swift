@@ -116,8 +116,11 @@ package struct ByteBuffer {
   /// An integer in decimal.
   @inlinable @inline(__always)
   package mutating func append(_ value: Int) {
-    if value < 0 { append(UInt8(ascii: "-")) }
-    appendDigits(UInt(value.magnitude))
+    write(upTo: 20) { target in
+      var cursor = Cursor(target)
+      cursor.number(value)
+      return cursor.position - target
+    }
   }
 
   /// An unsigned integer's decimal digits.
