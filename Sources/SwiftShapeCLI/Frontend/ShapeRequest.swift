@@ -110,10 +110,32 @@ struct ShapeRequest {
     }
     let lines = format == .jsonl ? ShapeDocumentLines(font: font, options: options, pattern: pattern) : nil
     let hbFormat = output.hbFormat(format == .hbJSON ? .json : .text)
-    // One thread: lines are written into one buffer as they are shaped, sent on every 64 KiB.
-    var buffer = ByteBuffer(capacity: output.jobs <= 1 ? 1 << 17 : 16)
-    defer { out.write(buffer) }
-    // `--jobs` threads shape; a few runs each wait their turn, so that none waits for input.
+    /// Writes one line's output: its JSON Lines document, or hb-shape's lines for it.
+    @Sendable func write(_ line: String, number: Int, to buffer: inout ByteBuffer) throws {
+      if let lines {
+        lines.append(ShapeDocument.Entry(line: number, result: try shape(line)), to: &buffer)
+      } else {
+        buffer.append(try hbLines(for: line, number: number, format: hbFormat))
+      }
+    }
+    guard output.jobs > 1 else {
+      // One thread: lines are written into one buffer as they are shaped, sent every 64 KiB.
+      var buffer = ByteBuffer(capacity: 1 << 17)
+      defer { out.write(buffer) }
+      try forEachBatch { batch, firstLine in
+        for (index, line) in batch.enumerated() {
+          try write(line, number: firstLine + index, to: &buffer)
+          if buffer.count >= 1 << 16 {
+            out.write(buffer)
+            buffer.removeAll()
+          }
+        }
+      }
+      return
+    }
+    // Several threads: runs of lines are shaped on `--jobs` threads (a few runs each waiting their
+    // turn) while this one reads on and writes what is done, in input order; a failing line: the
+    // lines before it, then the error.
     let pipeline = OrderedPipeline<(bytes: ByteBuffer, failure: (any Error)?)>(
       workers: output.jobs, limit: 4 * output.jobs
     ) { run in
@@ -122,34 +144,14 @@ struct ShapeRequest {
     }
     defer { pipeline.abandon() }
     try forEachBatch { batch, firstLine in
-      if output.jobs <= 1 {
-        for (index, line) in batch.enumerated() {
-          if let lines {
-            lines.append(ShapeDocument.Entry(line: firstLine + index, result: try shape(line)), to: &buffer)
-          } else {
-            buffer.append(try hbLines(for: line, number: firstLine + index, format: hbFormat))
-          }
-          if buffer.count >= 1 << 16 {
-            out.write(buffer)
-            buffer.removeAll()
-          }
-        }
-        return
-      }
-      // Several threads: runs of lines are shaped on other threads while this one reads on and
-      // writes what is done, in input order (a failing line: the lines before it, then the error).
       for start in stride(from: 0, to: batch.count, by: 64) {
         let run = Array(batch[start..<min(start + 64, batch.count)])
         let first = firstLine + start
-        try pipeline.submit { [self] in
+        try pipeline.submit {
           var buffer = ByteBuffer(capacity: 4096 * run.count)
           for (index, line) in run.enumerated() {
             do {
-              if let lines {
-                lines.append(ShapeDocument.Entry(line: first + index, result: try shape(line)), to: &buffer)
-              } else {
-                buffer.append(try hbLines(for: line, number: first + index, format: hbFormat))
-              }
+              try write(line, number: first + index, to: &buffer)
             } catch {
               return (buffer, error)
             }
