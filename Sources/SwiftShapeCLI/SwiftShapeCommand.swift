@@ -29,7 +29,7 @@ struct SwiftShapeCommand: ParsableCommand {
     // The language defaults to the locale's, as hb-shape's does; only LC_CTYPE is read, so number
     // formatting in C functions stays in the C locale. Loading a locale costs a tenth of a
     // millisecond, and the C locales, whose language HarfBuzz reads as "c" anyway, need none.
-    if !usesCLocale(environment: { getenv($0).map { String(cString: $0) } }) { setlocale(LC_CTYPE, "") }
+    if !usesCLocale({ getenv($0).map { UnsafePointer($0) } }) { setlocale(LC_CTYPE, "") }
     // Read from argv directly: CommandLine.arguments repairs and copies every argument first.
     let arguments = (1..<Int(CommandLine.argc)).map { String(cString: CommandLine.unsafeArgv[$0]!) }
     // The common cases, shaping and drawing, skip ArgumentParser's start-up cost (milliseconds of
@@ -56,10 +56,14 @@ struct SwiftShapeCommand: ParsableCommand {
   /// Whether the environment picks a C locale for LC_CTYPE (the first of LC_ALL, LC_CTYPE and
   /// LANG that is set and not empty: none, `C`, `POSIX` or `C.<codeset>`), whose name HarfBuzz
   /// reads as the language "c" whether or not it is loaded.
-  static func usesCLocale(environment: (String) -> String?) -> Bool {
-    let name = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap(environment).first { !$0.isEmpty }
-    guard let name else { return true }
-    return name == "C" || name == "POSIX" || name.hasPrefix("C.")
+  static func usesCLocale(_ lookup: (UnsafePointer<CChar>) -> UnsafePointer<CChar>?) -> Bool {
+    // C strings throughout: this runs at every start, before anything else.
+    func value(_ variable: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+      guard let value = lookup(variable), value.pointee != 0 else { return nil }
+      return value
+    }
+    guard let name = value("LC_ALL") ?? value("LC_CTYPE") ?? value("LANG") else { return true }
+    return strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0 || strncmp(name, "C.", 2) == 0
   }
 
   /// The subcommands that always take ArgumentParser, and `help`. Spelled out rather than read

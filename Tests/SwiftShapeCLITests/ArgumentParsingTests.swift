@@ -125,7 +125,9 @@ struct ArgumentParsingTests {
     (["LANG": "Catalan"], false),
   ])
   func cLocalesAreNotLoaded(environment: [String: String], isC: Bool) {
-    #expect(SwiftShapeCommand.usesCLocale { environment[$0] } == isC)
+    let values = environment.mapValues { strdup($0)! }
+    defer { values.values.forEach { free($0) } }
+    #expect(SwiftShapeCommand.usesCLocale { values[String(cString: $0)].map { UnsafePointer($0) } } == isC)
   }
 
   @Test func fastParserRejectsWhatArgumentParserRejects() throws {

@@ -1,6 +1,12 @@
 import ArgumentParser
 import SwiftShape
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What to print, and where: hb-shape's output options, and SwiftShape's JSON formats.
 struct OutputOptions: ParsableArguments {
   @Option(
@@ -163,7 +169,9 @@ enum Persona {
   case hbShape
 
   static let current: Persona = {
-    let name = CommandLine.arguments.first?.split(separator: "/").last ?? ""
-    return name == "hb-shape" ? .hbShape : .swiftshape
+    // From argv as C strings: this runs at every start.
+    guard CommandLine.argc > 0, let path = CommandLine.unsafeArgv[0] else { return .swiftshape }
+    let name = strrchr(path, Int32(UInt8(ascii: "/"))).map { UnsafePointer($0 + 1) } ?? UnsafePointer(path)
+    return strcmp(name, "hb-shape") == 0 ? .hbShape : .swiftshape
   }()
 }
