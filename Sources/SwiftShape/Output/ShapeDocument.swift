@@ -185,6 +185,10 @@ public struct ShapeDocument: Sendable {
   func writeEntry(_ entry: Entry, to w: inout JSONWriter, pretty: Bool) {
     func at(_ indent: Int) -> Int? { pretty ? indent : nil }
     let result = entry.result
+    if !pretty, result.runs.count == 1, result.trace == nil, !options.includeExtents {
+      w.rawValue { ShapeDocument.appendCompactEntry(line: entry.line, result: result, to: &$0) }
+      return
+    }
     w.beginObject(lineBreak: at(4))
     w.key("line")
     w.number(entry.line)
@@ -199,7 +203,8 @@ public struct ShapeDocument: Sendable {
       w.key("language")
       if let language = run.language { w.string(language.identifier) } else { w.null() }
       w.key("advance")
-      w.pair(x: run.advance.x, y: run.advance.y)
+      let advance = run.advance
+      w.pair(x: advance.x, y: advance.y)
       w.key("glyphs")
       w.beginArray()
       // Through a pointer: each glyph is read in place, not copied out of the array.
@@ -242,41 +247,87 @@ public struct ShapeDocument: Sendable {
     w.endObject()
   }
 
+  /// A glyph object in the compact layout, written straight into the buffer (no extents): the hot
+  /// path of JSON Lines output. Each part is one piece (at most 24, then 145 bytes), the name
+  /// between them.
+  private static func appendCompactGlyph(
+    _ glyph: borrowing ShapedGlyph, positions: Bool, to buffer: inout ByteBuffer
+  ) {
+    buffer.write(upTo: 32) { start in
+      var cursor = ByteBuffer.Cursor(start)
+      cursor.literal("{\"id\":")
+      cursor.digits(UInt(glyph.id))
+      if glyph.name != nil { cursor.literal(",\"name\":") }
+      return cursor.position - start
+    }
+    if let name = glyph.name { JSONWriter.appendString(name, to: &buffer) }
+    buffer.write(upTo: 160) { start in
+      var cursor = ByteBuffer.Cursor(start)
+      cursor.literal(",\"cluster\":")
+      cursor.number(glyph.cluster)
+      if positions {
+        cursor.literal(",\"x_advance\":")
+        cursor.number(Int(glyph.xAdvance))
+        cursor.literal(",\"y_advance\":")
+        cursor.number(Int(glyph.yAdvance))
+        cursor.literal(",\"x_offset\":")
+        cursor.number(Int(glyph.xOffset))
+        cursor.literal(",\"y_offset\":")
+        cursor.number(Int(glyph.yOffset))
+      }
+      cursor.literal(",\"flags\":")
+      cursor.digits(UInt(glyph.flags.rawValue))
+      cursor.byte(UInt8(ascii: "}"))
+      return cursor.position - start
+    }
+  }
+
+  /// A result of one run with no trace and no extents in the compact layout, written straight into
+  /// the buffer: the same bytes the writer makes, in a few pieces.
+  private static func appendCompactEntry(line: Int, result: ShapeResult, to buffer: inout ByteBuffer) {
+    let run = result.runs[0]
+    let advance = run.advance
+    buffer.write(upTo: 40) { start in
+      var cursor = ByteBuffer.Cursor(start)
+      cursor.literal("{\"line\":")
+      cursor.number(line)
+      cursor.literal(",\"text\":")
+      return cursor.position - start
+    }
+    JSONWriter.appendString(result.text, to: &buffer)
+    buffer.append(literal: ",\"direction\":")
+    JSONWriter.appendString(run.direction.rawValue, to: &buffer)
+    buffer.append(literal: ",\"script\":")
+    JSONWriter.appendString(run.script.description, to: &buffer)
+    buffer.append(literal: ",\"language\":")
+    if let language = run.language {
+      JSONWriter.appendString(language.identifier, to: &buffer)
+    } else {
+      buffer.append(literal: "null")
+    }
+    buffer.write(upTo: 80) { start in
+      var cursor = ByteBuffer.Cursor(start)
+      cursor.literal(",\"advance\":{\"x\":")
+      cursor.number(Int(advance.x))
+      cursor.literal(",\"y\":")
+      cursor.number(Int(advance.y))
+      cursor.literal("},\"glyphs\":[")
+      return cursor.position - start
+    }
+    run.glyphs.withUnsafeBufferPointer { glyphs in
+      for index in glyphs.indices {
+        if index > 0 { buffer.append(UInt8(ascii: ",")) }
+        appendCompactGlyph(glyphs[index], positions: true, to: &buffer)
+      }
+    }
+    buffer.append(literal: "]}")
+  }
+
   private func writeGlyph(
     _ glyph: borrowing ShapedGlyph, to w: inout JSONWriter, lineBreak: Int?, positions: Bool = true
   ) {
     if !w.spaced, lineBreak == nil, glyph.extents == nil {
-      // The compact layout, written straight into the buffer: the hot path of JSON Lines output.
-      w.rawValue { buffer in
-        // Each part in one piece (at most 24, then 145 bytes), the name between them.
-        buffer.write(upTo: 32) { start in
-          var cursor = ByteBuffer.Cursor(start)
-          cursor.literal("{\"id\":")
-          cursor.digits(UInt(glyph.id))
-          if glyph.name != nil { cursor.literal(",\"name\":") }
-          return cursor.position - start
-        }
-        if let name = glyph.name { JSONWriter.appendString(name, to: &buffer) }
-        buffer.write(upTo: 160) { start in
-          var cursor = ByteBuffer.Cursor(start)
-          cursor.literal(",\"cluster\":")
-          cursor.number(glyph.cluster)
-          if positions {
-            cursor.literal(",\"x_advance\":")
-            cursor.number(Int(glyph.xAdvance))
-            cursor.literal(",\"y_advance\":")
-            cursor.number(Int(glyph.yAdvance))
-            cursor.literal(",\"x_offset\":")
-            cursor.number(Int(glyph.xOffset))
-            cursor.literal(",\"y_offset\":")
-            cursor.number(Int(glyph.yOffset))
-          }
-          cursor.literal(",\"flags\":")
-          cursor.digits(UInt(glyph.flags.rawValue))
-          cursor.byte(UInt8(ascii: "}"))
-          return cursor.position - start
-        }
-      }
+      w.rawValue { ShapeDocument.appendCompactGlyph(glyph, positions: positions, to: &$0) }
       return
     }
     w.beginObject(lineBreak: lineBreak)
