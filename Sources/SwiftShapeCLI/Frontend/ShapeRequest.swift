@@ -136,10 +136,16 @@ struct ShapeRequest {
     // Several threads: runs of lines are shaped on `--jobs` threads (a few runs each waiting their
     // turn) while this one reads on and writes what is done, in input order; a failing line: the
     // lines before it, then the error.
+    // Written buffers go back to a pool for later runs: freeing and allocating one for every run
+    // made the memory allocator give the pages back and the kernel fault them in again.
+    let pool = Protected<[ByteBuffer]>([])
     let pipeline = OrderedPipeline<(bytes: ByteBuffer, failure: (any Error)?)>(
       workers: output.jobs, limit: 4 * output.jobs
     ) { run in
       out.write(run.bytes)
+      var written = run.bytes
+      written.removeAll()
+      pool.withLock { $0.append(written) }
       if let failure = run.failure { throw failure }
     }
     defer { pipeline.abandon() }
@@ -148,7 +154,7 @@ struct ShapeRequest {
         let run = Array(batch[start..<min(start + 64, batch.count)])
         let first = firstLine + start
         try pipeline.submit {
-          var buffer = ByteBuffer(capacity: 4096 * run.count)
+          var buffer = pool.withLock { $0.popLast() } ?? ByteBuffer(capacity: 4096 * run.count)
           for (index, line) in run.enumerated() {
             do {
               try write(line, number: first + index, to: &buffer)
