@@ -248,22 +248,31 @@ public final class Buffer {
   /// no intermediate copy).
   @inlinable
   public func glyphs<Value>(_ transform: (GlyphRecord) -> Value) -> [Value] {
-    var length: UInt32 = 0
-    guard let infos = hb_buffer_get_glyph_infos(pointer, &length), length > 0 else { return [] }
-    let positions = hasPositions ? hb_buffer_get_glyph_positions(pointer, nil) : nil
-    return [Value](unsafeUninitializedCapacity: Int(length)) { storage, count in
-      for index in 0..<Int(length) {
-        let info = infos[index]
-        let position = positions?[index] ?? hb_glyph_position_t()
-        storage.baseAddress!.advanced(by: index).initialize(
-          to: transform(
-            GlyphRecord(
-              glyph: info.codepoint, cluster: info.cluster, xAdvance: position.x_advance,
-              yAdvance: position.y_advance, xOffset: position.x_offset, yOffset: position.y_offset,
-              flags: GlyphFlags(rawValue: info.mask & HB_GLYPH_FLAG_DEFINED.rawValue))))
+    [Value](unsafeUninitializedCapacity: count) { storage, initialized in
+      initialized = forEachGlyph { index, record in
+        (storage.baseAddress! + index).initialize(to: transform(record))
       }
-      count = Int(length)
     }
+  }
+
+  /// Calls `body` with each glyph's index and record, in order, reading the buffer in place (for a
+  /// caller that fills storage of its own; `glyphs(_:)` makes an array). Returns how many there are.
+  @inlinable @discardableResult
+  public func forEachGlyph(_ body: (Int, GlyphRecord) -> Void) -> Int {
+    var length: UInt32 = 0
+    guard let infos = hb_buffer_get_glyph_infos(pointer, &length), length > 0 else { return 0 }
+    let positions = hasPositions ? hb_buffer_get_glyph_positions(pointer, nil) : nil
+    for index in 0..<Int(length) {
+      let info = infos[index]
+      let position = positions?[index] ?? hb_glyph_position_t()
+      body(
+        index,
+        GlyphRecord(
+          glyph: info.codepoint, cluster: info.cluster, xAdvance: position.x_advance,
+          yAdvance: position.y_advance, xOffset: position.x_offset, yOffset: position.y_offset,
+          flags: GlyphFlags(rawValue: info.mask & HB_GLYPH_FLAG_DEFINED.rawValue)))
+    }
+    return Int(length)
   }
 
   /// Reorders the glyphs of each cluster into a canonical order, so that equivalent results

@@ -29,11 +29,13 @@ final class GlyphNames: @unchecked Sendable {
   func glyphs(of buffer: Buffer, glyphCount: Int, label: (UInt32) -> String) -> [ShapedGlyph] {
     var missing = false
     pthread_rwlock_rdlock(lock)
-    var glyphs = buffer.glyphs { record in
-      let index = Int(record.glyph)
-      if index < names.count, let name = names[index] { return ShapedGlyph(record, name: name) }
-      missing = true
-      return ShapedGlyph(record)
+    var glyphs = ShapedGlyph.all(in: buffer) { glyph in
+      let index = Int(glyph.id)
+      if index < names.count, let name = names[index] {
+        glyph.name = name
+      } else {
+        missing = true
+      }
     }
     pthread_rwlock_unlock(lock)
     guard missing else { return glyphs }
