@@ -54,6 +54,40 @@ struct OutputFormatTests {
     #expect(HBFormat().line(for: result([])) == "")
   }
 
+  /// The compact layout writes numbers of every width in place: the extremes read back as they
+  /// were, beside a long escaped name, through JSON Lines and through the compact document.
+  @Test func compactLayoutKeepsExtremeValues() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let glyphs = [
+      ShapedGlyph(
+        id: .max, name: String(repeating: "\"x\\", count: 100), cluster: .max, xAdvance: .min,
+        yAdvance: .max, xOffset: .min, yOffset: .min, flags: GlyphFlags(rawValue: 3)),
+      ShapedGlyph(id: 0, name: nil, cluster: 0, xAdvance: 0),
+    ]
+    var shaped = result(glyphs)
+    shaped.text = String(repeating: "é\u{2028}\n", count: 50)
+    let entry = ShapeDocument.Entry(line: .max, result: shaped)
+    var bytes: [UInt8] = []
+    ShapeDocumentLines(font: font, options: ShapeOptions()).append(entry, to: &bytes)
+    let compact = ShapeDocument(font: font, options: ShapeOptions(), entries: [entry]).json(.compact)
+    for json in [String(decoding: bytes, as: UTF8.self), compact] {
+      let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+      let first = (object?["results"] as? [[String: Any]])?.first
+      #expect(first?["line"] as? Int == .max)
+      #expect(first?["text"] as? String == shaped.text)
+      let written = first?["glyphs"] as? [[String: Any]]
+      #expect(written?.count == 2)
+      #expect(written?.first?["id"] as? Int == Int(UInt32.max))
+      #expect(written?.first?["name"] as? String == glyphs[0].name)
+      #expect(written?.first?["cluster"] as? Int == .max)
+      #expect(written?.first?["x_advance"] as? Int == Int(Int32.min))
+      #expect(written?.first?["y_advance"] as? Int == Int(Int32.max))
+      #expect(written?.first?["y_offset"] as? Int == Int(Int32.min))
+      #expect(written?.first?["flags"] as? Int == 3)
+      #expect(written?.last?["name"] == nil)
+    }
+  }
+
   /// Strings of every kind of character the writer treats apart (quotes, backslashes, control
   /// characters, DEL, U+2028 and U+2029, other multi-byte text, and E2 bytes of other characters)
   /// read back the same, with no raw control character or line separator left in the JSON.
