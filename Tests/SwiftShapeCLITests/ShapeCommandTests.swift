@@ -65,6 +65,26 @@ struct ShapeCommandTests {
     }
   }
 
+  /// With `--jobs`, lines are shaped on several threads in runs and batches; the output is the
+  /// one-thread output, byte for byte, in every line format.
+  @Test(arguments: ["jsonl", "text", "hb-json"])
+  func severalJobsWriteWhatOneJobWrites(format: String) throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-\(UUID().uuidString).txt")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let words = ["office", "Ta AV", "fi", "", "Wave", "\"quoted\" \\ text", "ffl", "AVAVAV"]
+    let lines = (0..<700).map { "\($0) \(words[$0 % words.count])" }
+    try Data(lines.joined(separator: "\n").utf8).write(to: file)
+    let arguments = ["-O", format, "--font-file", "fonts/NotoSans-Latin.ttf", "--text-file", file.path]
+    let one = try swiftshape(arguments + ["--jobs", "1"])
+    #expect(one.status == 0, "\(one.err)")
+    #expect(one.out.split(separator: "\n", omittingEmptySubsequences: false).count > 700)
+    for jobs in ["2", "3"] {
+      let several = try swiftshape(arguments + ["--jobs", jobs])
+      #expect(several.status == 0, "\(several.err)")
+      #expect(several.stdout == one.stdout, "--jobs \(jobs)")
+    }
+  }
+
   @Test func clusterUnitsAreSelectable() throws {
     func clusters(_ unit: String) throws -> [Int] {
       let result = try swiftshape([
