@@ -253,16 +253,13 @@ public struct ShapeDocument: Sendable {
   private static func appendCompactGlyph(
     _ glyph: borrowing ShapedGlyph, positions: Bool, to buffer: inout ByteBuffer
   ) {
-    buffer.write(upTo: 32) { start in
-      var cursor = ByteBuffer.Cursor(start)
+    buffer.write(upTo: 32) { (cursor: inout ByteBuffer.Cursor) in
       cursor.literal("{\"id\":")
       cursor.digits(UInt(glyph.id))
       if glyph.name != nil { cursor.literal(",\"name\":") }
-      return cursor.position - start
     }
     if let name = glyph.name { JSONWriter.appendString(name, to: &buffer) }
-    buffer.write(upTo: 160) { start in
-      var cursor = ByteBuffer.Cursor(start)
+    buffer.write(upTo: 160) { (cursor: inout ByteBuffer.Cursor) in
       cursor.literal(",\"cluster\":")
       cursor.number(glyph.cluster)
       if positions {
@@ -278,7 +275,6 @@ public struct ShapeDocument: Sendable {
       cursor.literal(",\"flags\":")
       cursor.digits(UInt(glyph.flags.rawValue))
       cursor.byte(UInt8(ascii: "}"))
-      return cursor.position - start
     }
   }
 
@@ -287,12 +283,10 @@ public struct ShapeDocument: Sendable {
   private static func appendCompactEntry(line: Int, result: ShapeResult, to buffer: inout ByteBuffer) {
     let run = result.runs[0]
     let advance = run.advance
-    buffer.write(upTo: 40) { start in
-      var cursor = ByteBuffer.Cursor(start)
+    buffer.write(upTo: 40) { (cursor: inout ByteBuffer.Cursor) in
       cursor.literal("{\"line\":")
       cursor.number(line)
       cursor.literal(",\"text\":")
-      return cursor.position - start
     }
     JSONWriter.appendString(result.text, to: &buffer)
     buffer.append(literal: ",\"direction\":")
@@ -305,14 +299,12 @@ public struct ShapeDocument: Sendable {
     } else {
       buffer.append(literal: "null")
     }
-    buffer.write(upTo: 80) { start in
-      var cursor = ByteBuffer.Cursor(start)
+    buffer.write(upTo: 80) { (cursor: inout ByteBuffer.Cursor) in
       cursor.literal(",\"advance\":{\"x\":")
       cursor.number(Int(advance.x))
       cursor.literal(",\"y\":")
       cursor.number(Int(advance.y))
       cursor.literal("},\"glyphs\":[")
-      return cursor.position - start
     }
     run.glyphs.withUnsafeBufferPointer { glyphs in
       for index in glyphs.indices {
