@@ -256,13 +256,17 @@ public final class Buffer {
   }
 
   /// Calls `body` with each glyph's index and record, in order, reading the buffer in place (for a
-  /// caller that fills storage of its own; `glyphs(_:)` makes an array). Returns how many there are.
+  /// caller that fills storage of its own; `glyphs(_:)` makes an array): all of them, or those of
+  /// `indices` that the buffer holds. Returns how many glyphs the buffer holds.
   @inlinable @discardableResult
-  public func forEachGlyph(_ body: (Int, GlyphRecord) -> Void) -> Int {
+  public func forEachGlyph(in indices: Range<Int>? = nil, _ body: (Int, GlyphRecord) -> Void) -> Int {
     var length: UInt32 = 0
     guard let infos = hb_buffer_get_glyph_infos(pointer, &length), length > 0 else { return 0 }
+    let all = 0..<Int(length)
+    let range = indices?.clamped(to: all) ?? all
+    guard !range.isEmpty else { return all.count }
     let positions = hasPositions ? hb_buffer_get_glyph_positions(pointer, nil) : nil
-    for index in 0..<Int(length) {
+    for index in range {
       let info = infos[index]
       let position = positions?[index] ?? hb_glyph_position_t()
       body(
@@ -291,6 +295,8 @@ public final class Buffer {
     get { messageBox?.handler }
     set {
       guard let newValue else {
+        // With no box, HarfBuzz holds no function either (only this setter sets one).
+        guard messageBox != nil else { return }
         hb_buffer_set_message_func(pointer, nil, nil, nil)
         messageBox = nil
         return
@@ -309,6 +315,8 @@ public final class Buffer {
     }
   }
   private var messageBox: MessageBox?
+  /// Whether `withReusable` has lent this buffer (its thread's) to a caller that has not returned.
+  private var isLent = false
 }
 
 /// Holds a buffer's message handler for HarfBuzz's C callback.
@@ -373,24 +381,45 @@ extension Buffer {
   /// buffer is reset before `body` runs; a nested call gets a buffer of its own.
   ///
   /// The corresponding C functions are `hb_buffer_create` (once per thread) and `hb_buffer_reset`.
+  @inlinable
   public static func withReusable<Result>(_ body: (Buffer) throws -> Result) throws -> Result {
-    let key = ReusableBufferKey.shared.key
-    let buffer: Buffer
-    if let slot = pthread_getspecific(key) {
-      // Take it out of the slot while it is in use, so that a nested call makes its own.
-      pthread_setspecific(key, nil)
-      buffer = Unmanaged<Buffer>.fromOpaque(slot).takeRetainedValue()
-    } else {
-      buffer = try Buffer()
-    }
+    // The thread's own buffer is used through the slot's reference, without a retain and a
+    // release of its own; a nested call's buffer is owned here.
+    let (lent, owned) = try lendReusable()
     defer {
-      buffer.messageHandler = nil
-      buffer.reset()
-      if pthread_getspecific(key) == nil {
-        pthread_setspecific(key, Unmanaged.passRetained(buffer).toOpaque())
-      }
+      lent._withUnsafeGuaranteedRef { $0.giveBack() }
+      if owned { lent.release() }
     }
-    return try body(buffer)
+    return try lent._withUnsafeGuaranteedRef { try body($0) }
+  }
+
+  /// The current thread's reusable buffer, marked lent and still held by the thread's slot; or,
+  /// when that one is lent already (a nested call), a new buffer retained for the caller (`owned`).
+  @usableFromInline
+  static func lendReusable() throws -> (buffer: Unmanaged<Buffer>, owned: Bool) {
+    let key = ReusableBufferKey.shared.key
+    if let slot = pthread_getspecific(key) {
+      let buffer = Unmanaged<Buffer>.fromOpaque(slot)
+      let lent = buffer._withUnsafeGuaranteedRef { buffer in
+        guard !buffer.isLent else { return false }
+        buffer.isLent = true
+        return true
+      }
+      return lent ? (buffer, false) : (Unmanaged.passRetained(try Buffer()), true)
+    }
+    let buffer = try Buffer()
+    buffer.isLent = true
+    let held = Unmanaged.passRetained(buffer)
+    pthread_setspecific(key, held.toOpaque())
+    return (held, false)
+  }
+
+  /// Ends a loan of `lendReusable`: the buffer is reset for the next one.
+  @usableFromInline
+  func giveBack() {
+    messageHandler = nil
+    reset()
+    isLent = false
   }
 }
 

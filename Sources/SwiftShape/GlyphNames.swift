@@ -25,11 +25,12 @@ final class GlyphNames: @unchecked Sendable {
     lock.deallocate()
   }
 
-  /// The buffer's glyphs with their names: `label` gives the name of a glyph not seen before.
-  func glyphs(of buffer: Buffer, glyphCount: Int, label: (UInt32) -> String) -> [ShapedGlyph] {
+  /// Replaces `glyphs` with the buffer's glyphs with their names (reusing the array's storage, as
+  /// `ShapedGlyph.fill` does): `label` gives the name of a glyph not seen before.
+  func fill(_ glyphs: inout [ShapedGlyph], from buffer: Buffer, glyphCount: Int, label: (UInt32) -> String) {
     var missing = false
     pthread_rwlock_rdlock(lock)
-    var glyphs = ShapedGlyph.all(in: buffer) { glyph in
+    ShapedGlyph.fill(&glyphs, from: buffer) { glyph in
       let index = Int(glyph.id)
       if index < names.count, let name = names[index] {
         glyph.name = name
@@ -38,7 +39,7 @@ final class GlyphNames: @unchecked Sendable {
       }
     }
     pthread_rwlock_unlock(lock)
-    guard missing else { return glyphs }
+    guard missing else { return }
     pthread_rwlock_wrlock(lock)
     defer { pthread_rwlock_unlock(lock) }
     for position in glyphs.indices where glyphs[position].name == nil {
@@ -56,6 +57,5 @@ final class GlyphNames: @unchecked Sendable {
       if index < names.count { names[index] = name }
       glyphs[position].name = name
     }
-    return glyphs
   }
 }

@@ -15,6 +15,11 @@ public struct ShapeResult: Sendable, Hashable, Codable {
   /// What HarfBuzz reported while shaping, in order, when `ShapeOptions.trace` was set.
   public var trace: [TraceEvent]?
 
+  /// An empty result (no text, no runs), for `ShapingFont.shape(_:options:into:)` to fill.
+  public init() {
+    self.init(text: "", clusterUnit: .unicodeScalars, runs: [])
+  }
+
   public init(text: String, clusterUnit: ClusterUnit, runs: [ShapedRun], trace: [TraceEvent]? = nil) {
     self.text = text
     self.clusterUnit = clusterUnit

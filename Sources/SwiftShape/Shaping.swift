@@ -16,14 +16,37 @@ extension ShapingFont {
   /// let result = try font.shape("office", options: options)
   /// ```
   public func shape(_ text: String, options: ShapeOptions = ShapeOptions()) throws -> ShapeResult {
+    var result = ShapeResult(text: "", clusterUnit: options.clusterUnit, runs: [])
+    try shape(text, options: options, into: &result)
+    return result
+  }
+
+  /// Shapes a string into `result`, reusing its storage: the same result as `shape(_:options:)`,
+  /// without allocating when `result` came from an earlier call with as many glyphs or more (and
+  /// no copy of it is held elsewhere). For loops that shape many strings one after another:
+  ///
+  /// ```swift
+  /// var result = ShapeResult()
+  /// for line in lines {
+  ///   try font.shape(line, into: &result)
+  ///   total += result.runs[0].advance.x
+  /// }
+  /// ```
+  ///
+  /// - Throws: what `shape(_:options:)` throws; `result` is then left as it was.
+  public func shape(_ text: String, options: ShapeOptions = ShapeOptions(), into result: inout ShapeResult)
+    throws
+  {
     do {
-      return try Buffer.withReusable { buffer in try shape(text, options: options, in: buffer) }
+      try Buffer.withReusable { buffer in try shape(text, options: options, in: buffer, into: &result) }
     } catch let error as HarfBuzzError {
       throw ShapingError(error)
     }
   }
 
-  private func shape(_ text: String, options: ShapeOptions, in buffer: Buffer) throws -> ShapeResult {
+  private func shape(
+    _ text: String, options: ShapeOptions, in buffer: Buffer, into result: inout ShapeResult
+  ) throws {
     add(text, to: buffer, options: options)
     if let direction = options.direction { buffer.direction = direction }
     if let script = options.script { buffer.script = script }
@@ -35,33 +58,13 @@ extension ShapingFont {
     if options.verify { buffer.flags.insert(.verify) }
     buffer.guessSegmentProperties()
 
-    var trace: [TraceEvent] = []
-    var verifyErrors: [String] = []
-    if options.trace || options.verify {
-      buffer.messageHandler = { [unowned buffer] message in
-        if message.hasPrefix("buffer verify error: ") {
-          verifyErrors.append(String(message.dropFirst("buffer verify error: ".count)))
-        } else if options.trace {
-          if buffer.contentType == .glyphs {
-            trace.append(
-              TraceEvent(
-                message: message, glyphs: self.glyphs(of: buffer, options: options),
-                hasPositions: buffer.hasPositions))
-          } else {
-            let codePoints = buffer.glyphs {
-              ShapedGlyph(id: $0.glyph, cluster: Int($0.cluster), xAdvance: 0, flags: $0.flags)
-            }
-            trace.append(
-              TraceEvent(message: message, glyphs: codePoints, hasPositions: false, holdsCodePoints: true))
-          }
-        }
-        return true
-      }
-    }
+    // Only made when asked for: variables the handler captured would be boxed on the heap at
+    // every call.
+    let messages = options.trace || options.verify ? listen(to: buffer, options: options) : nil
     do {
       try font.shape(buffer, features: options.features, shapers: options.shapers)
     } catch let error as HarfBuzzError {
-      let checks = verifyErrors.filter { !$0.hasPrefix("text was:") }.map {
+      let checks = (messages?.verifyErrors ?? []).filter { !$0.hasPrefix("text was:") }.map {
         $0.hasSuffix(".") ? String($0.dropLast()) : $0
       }
       if !checks.isEmpty {
@@ -72,27 +75,75 @@ extension ShapingFont {
     }
     buffer.messageHandler = nil
     if options.normalizeGlyphs { buffer.normalizeGlyphs() }
-    let glyphs = self.glyphs(of: buffer, options: options)
-    let run = ShapedRun(
-      font: identity, unit: unit, scale: scale,
-      direction: buffer.direction ?? .leftToRight, script: buffer.script ?? .unknown,
-      language: buffer.language, glyphs: glyphs)
-    return ShapeResult(
-      text: text, clusterUnit: options.clusterUnit, runs: [run], trace: options.trace ? trace : nil)
+    // Nothing can fail from here on: `result` changes only once shaping has succeeded.
+    result.text = text
+    result.clusterUnit = options.clusterUnit
+    result.trace = options.trace ? messages?.trace ?? [] : nil
+    if result.runs.count == 1 {
+      fill(&result.runs[0], from: buffer, options: options)
+    } else {
+      var run = ShapedRun(
+        font: identity, unit: unit, scale: scale, direction: .leftToRight, script: .unknown, language: nil,
+        glyphs: [])
+      fill(&run, from: buffer, options: options)
+      result.runs = [run]
+    }
+  }
+
+  /// Makes `run` the run of the shaped buffer, in place (one access to the run, not one a field).
+  private func fill(_ run: inout ShapedRun, from buffer: Buffer, options: ShapeOptions) {
+    // The identity holds four strings: left alone when it is the same bytes (the same strings).
+    if !run.font.isBitwiseIdentical(to: identity) { run.font = identity }
+    run.unit = unit
+    run.scale = scale
+    run.direction = buffer.direction ?? .leftToRight
+    run.script = buffer.script ?? .unknown
+    run.language = buffer.language
+    fillGlyphs(&run.glyphs, from: buffer, options: options)
+  }
+
+  /// Collects HarfBuzz's messages while `buffer` is shaped: trace events and verification errors.
+  private func listen(to buffer: Buffer, options: ShapeOptions) -> Messages {
+    let messages = Messages()
+    buffer.messageHandler = { [unowned buffer] message in
+      if message.hasPrefix("buffer verify error: ") {
+        messages.verifyErrors.append(String(message.dropFirst("buffer verify error: ".count)))
+      } else if options.trace {
+        if buffer.contentType == .glyphs {
+          messages.trace.append(
+            TraceEvent(
+              message: message, glyphs: self.glyphs(of: buffer, options: options),
+              hasPositions: buffer.hasPositions))
+        } else {
+          let codePoints = buffer.glyphs {
+            ShapedGlyph(id: $0.glyph, cluster: Int($0.cluster), xAdvance: 0, flags: $0.flags)
+          }
+          messages.trace.append(
+            TraceEvent(message: message, glyphs: codePoints, hasPositions: false, holdsCodePoints: true))
+        }
+      }
+      return true
+    }
+    return messages
   }
 
   /// The buffer's glyphs as shaped glyphs, with names and extents when the options ask.
   private func glyphs(of buffer: Buffer, options: ShapeOptions) -> [ShapedGlyph] {
-    var glyphs: [ShapedGlyph]
+    var glyphs: [ShapedGlyph] = []
+    fillGlyphs(&glyphs, from: buffer, options: options)
+    return glyphs
+  }
+
+  /// Replaces `glyphs` with the buffer's glyphs, reusing the array's storage where it can.
+  private func fillGlyphs(_ glyphs: inout [ShapedGlyph], from buffer: Buffer, options: ShapeOptions) {
     if options.includeGlyphNames {
-      glyphs = names.glyphs(of: buffer, glyphCount: identity.glyphCount) { font.glyphLabel($0) }
+      names.fill(&glyphs, from: buffer, glyphCount: identity.glyphCount) { font.glyphLabel($0) }
     } else {
-      glyphs = ShapedGlyph.all(in: buffer)
+      ShapedGlyph.fill(&glyphs, from: buffer)
     }
     if options.includeExtents {
       for index in glyphs.indices { glyphs[index].extents = font.glyphExtents(glyphs[index].id) }
     }
-    return glyphs
   }
 
   /// Shapes a sequence of Unicode scalars (as `-u U+0061,U+0301` gives them).
@@ -124,8 +175,15 @@ extension ShapingFont {
     switch options.clusterUnit {
     case .unicodeScalars, .utf8:
       func addUTF8(_ string: String, item: (Int) -> Range<Int>) {
-        var string = string
-        string.withUTF8 { buffer.add(utf8: $0, item: item($0.count)) }
+        // In place when the string's UTF-8 is contiguous (native strings): no copy of the string
+        // (a retain and a release of its storage) as `withUTF8` needs.
+        let added: Void? = string.utf8.withContiguousStorageIfAvailable {
+          buffer.add(utf8: $0, item: item($0.count))
+        }
+        if added == nil {
+          var string = string
+          string.withUTF8 { buffer.add(utf8: $0, item: item($0.count)) }
+        }
       }
       if !options.textBefore.isEmpty { addUTF8(options.textBefore) { $0..<$0 } }
       addUTF8(text) { 0..<$0 }
@@ -137,13 +195,58 @@ extension ShapingFont {
   }
 }
 
+/// What HarfBuzz reported while one text was shaped (used on the shaping thread only).
+private final class Messages {
+  var trace: [TraceEvent] = []
+  var verifyErrors: [String] = []
+}
+
 extension ShapedGlyph {
-  /// The buffer's glyphs, `finish` giving each what else it needs (a name), made in the array's
-  /// storage without a copy of a glyph value each: each starts as the bytes of a glyph that holds no
+  /// Replaces `glyphs` with the buffer's glyphs, `finish` giving each what else it needs (a name).
+  /// When the array has room for them all, its storage is reused: the glyphs already there are
+  /// overwritten field by field (their names and extents cleared), then the rest appended, or the
+  /// extra ones removed. Otherwise the glyphs are made in new storage by `all(in:_:)`.
+  static func fill(
+    _ glyphs: inout [ShapedGlyph], from buffer: Buffer, _ finish: (inout ShapedGlyph) -> Void = { _ in }
+  ) {
+    let count = buffer.count
+    guard glyphs.capacity >= count else {
+      glyphs = all(in: buffer, finish)
+      return
+    }
+    // One at a time: removing a range goes through the runtime's generic destruction, which costs
+    // more than a few single removals.
+    while glyphs.count > count { glyphs.removeLast() }
+    let kept = glyphs.count
+    if kept > 0 {
+      glyphs.withUnsafeMutableBufferPointer { storage in
+        _ = buffer.forEachGlyph(in: 0..<kept) { index, record in
+          let glyph = storage.baseAddress! + index
+          glyph.pointee.name = nil
+          glyph.pointee.extents = nil
+          set(glyph, to: record)
+          finish(&glyph.pointee)
+        }
+      }
+    }
+    if kept < count {
+      buffer.forEachGlyph(in: kept..<count) { _, record in
+        glyphs.append(
+          ShapedGlyph(
+            id: record.glyph, cluster: Int(record.cluster), xAdvance: record.xAdvance,
+            yAdvance: record.yAdvance, xOffset: record.xOffset, yOffset: record.yOffset, flags: record.flags))
+        finish(&glyphs[glyphs.count - 1])
+      }
+    }
+    precondition(glyphs.count == count)
+  }
+
+  /// The buffer's glyphs, `finish` giving each what else it needs (a name), made in new storage
+  /// without a copy of a glyph value each: each starts as the bytes of a glyph that holds no
   /// reference (no name, no extents), then takes the record's values. (Built as values and moved
   /// in, glyphs were copied and destroyed through out-of-line value operations, as the compiler
   /// does for a type this large: a twentieth of the time of shaping a short line.)
-  static func all(in buffer: Buffer, _ finish: (inout ShapedGlyph) -> Void = { _ in }) -> [ShapedGlyph] {
+  private static func all(in buffer: Buffer, _ finish: (inout ShapedGlyph) -> Void) -> [ShapedGlyph] {
     var blank = ShapedGlyph(id: 0, cluster: 0, xAdvance: 0)
     return withUnsafeBytes(of: &blank) { blank in
       [ShapedGlyph](unsafeUninitializedCapacity: buffer.count) { storage, initialized in
@@ -151,16 +254,22 @@ extension ShapedGlyph {
           precondition(index < storage.count)
           let glyph = storage.baseAddress! + index
           UnsafeMutableRawPointer(glyph).copyMemory(from: blank.baseAddress!, byteCount: blank.count)
-          glyph.pointee.id = record.glyph
-          glyph.pointee.cluster = Int(record.cluster)
-          glyph.pointee.xAdvance = record.xAdvance
-          glyph.pointee.yAdvance = record.yAdvance
-          glyph.pointee.xOffset = record.xOffset
-          glyph.pointee.yOffset = record.yOffset
-          glyph.pointee.flags = record.flags
+          set(glyph, to: record)
           finish(&glyph.pointee)
         }
       }
     }
+  }
+
+  /// Sets what HarfBuzz gives of a glyph, in place.
+  @inline(__always)
+  private static func set(_ glyph: UnsafeMutablePointer<ShapedGlyph>, to record: GlyphRecord) {
+    glyph.pointee.id = record.glyph
+    glyph.pointee.cluster = Int(record.cluster)
+    glyph.pointee.xAdvance = record.xAdvance
+    glyph.pointee.yAdvance = record.yAdvance
+    glyph.pointee.xOffset = record.xOffset
+    glyph.pointee.yOffset = record.yOffset
+    glyph.pointee.flags = record.flags
   }
 }

@@ -1,6 +1,12 @@
 import HarfBuzz
 import SwiftShapeDefaultFont
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A font ready to shape with: a face from a file (or the embedded default font) at a size, with
 /// variations. Immutable and `Sendable`: one instance may shape on many threads at once.
 ///
@@ -202,6 +208,14 @@ public struct FontIdentity: Sendable, Hashable, Codable {
     self.family = family
     self.style = style
     self.postScriptName = postScriptName
+  }
+
+  /// Whether the two hold the very same bytes: then they are equal (the same strings' storage),
+  /// found without comparing strings. (Equal identities may still differ in their bytes.)
+  func isBitwiseIdentical(to other: FontIdentity) -> Bool {
+    withUnsafeBytes(of: self) { a in
+      withUnsafeBytes(of: other) { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+    }
   }
 
   init(face: Face, file: String, font: Font) {

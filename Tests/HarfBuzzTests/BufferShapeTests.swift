@@ -110,3 +110,52 @@ struct BufferShapeTests {
     }
   }
 }
+
+@Suite("The reusable buffer")
+struct ReusableBufferTests {
+  @Test func theThreadsBufferIsReusedAndResetBetweenUses() throws {
+    let first = try Buffer.withReusable { buffer in
+      var text = "office"
+      text.withUTF8 { buffer.add(utf8: $0) }
+      buffer.flags = .removeDefaultIgnorables
+      buffer.messageHandler = { _ in true }
+      return ObjectIdentifier(buffer)
+    }
+    try Buffer.withReusable { buffer in
+      #expect(ObjectIdentifier(buffer) == first)
+      #expect(buffer.count == 0)
+      #expect(buffer.flags == [])
+      #expect(buffer.messageHandler == nil)
+    }
+  }
+
+  @Test func aNestedUseGetsABufferOfItsOwn() throws {
+    try Buffer.withReusable { outer in
+      var text = "outer"
+      text.withUTF8 { outer.add(utf8: $0) }
+      try Buffer.withReusable { inner in
+        #expect(ObjectIdentifier(inner) != ObjectIdentifier(outer))
+        #expect(inner.count == 0)
+      }
+      // The inner use left the outer buffer alone.
+      #expect(outer.count == 5)
+    }
+  }
+
+  @Test func threadsHaveBuffersOfTheirOwn() async throws {
+    let ids = try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          try Buffer.withReusable { buffer in
+            var text = "abc"
+            text.withUTF8 { buffer.add(utf8: $0) }
+            // Each use sees only its own text.
+            return buffer.count
+          }
+        }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(ids == Array(repeating: 3, count: 8))
+  }
+}

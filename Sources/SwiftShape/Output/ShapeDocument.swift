@@ -251,29 +251,37 @@ public struct ShapeDocument: Sendable {
   /// path of JSON Lines output. Each part is one piece (at most 24, then 145 bytes), the name
   /// between them.
   private static func appendCompactGlyph(
-    _ glyph: borrowing ShapedGlyph, positions: Bool, to buffer: inout ByteBuffer
+    _ glyph: UnsafePointer<ShapedGlyph>, positions: Bool, to buffer: inout ByteBuffer
   ) {
+    // Read in place, field by field, the numbers before the closures: a glyph value (a copy, or
+    // one a closure captured) is copied and destroyed through the type's out-of-line operations.
+    let id = UInt(glyph.pointee.id)
+    let hasName = glyph.pointee.name != nil
     buffer.write(upTo: 32) { (cursor: inout ByteBuffer.Cursor) in
       cursor.literal("{\"id\":")
-      cursor.digits(UInt(glyph.id))
-      if glyph.name != nil { cursor.literal(",\"name\":") }
+      cursor.digits(id)
+      if hasName { cursor.literal(",\"name\":") }
     }
-    if let name = glyph.name { JSONWriter.appendString(name, to: &buffer) }
+    if let name = glyph.pointee.name { JSONWriter.appendString(name, to: &buffer) }
+    let cluster = glyph.pointee.cluster
+    let (xAdvance, yAdvance) = (Int(glyph.pointee.xAdvance), Int(glyph.pointee.yAdvance))
+    let (xOffset, yOffset) = (Int(glyph.pointee.xOffset), Int(glyph.pointee.yOffset))
+    let flags = UInt(glyph.pointee.flags.rawValue)
     buffer.write(upTo: 160) { (cursor: inout ByteBuffer.Cursor) in
       cursor.literal(",\"cluster\":")
-      cursor.number(glyph.cluster)
+      cursor.number(cluster)
       if positions {
         cursor.literal(",\"x_advance\":")
-        cursor.number(Int(glyph.xAdvance))
+        cursor.number(xAdvance)
         cursor.literal(",\"y_advance\":")
-        cursor.number(Int(glyph.yAdvance))
+        cursor.number(yAdvance)
         cursor.literal(",\"x_offset\":")
-        cursor.number(Int(glyph.xOffset))
+        cursor.number(xOffset)
         cursor.literal(",\"y_offset\":")
-        cursor.number(Int(glyph.yOffset))
+        cursor.number(yOffset)
       }
       cursor.literal(",\"flags\":")
-      cursor.digits(UInt(glyph.flags.rawValue))
+      cursor.digits(flags)
       cursor.byte(UInt8(ascii: "}"))
     }
   }
@@ -309,7 +317,7 @@ public struct ShapeDocument: Sendable {
     run.glyphs.withUnsafeBufferPointer { glyphs in
       for index in glyphs.indices {
         if index > 0 { buffer.append(UInt8(ascii: ",")) }
-        appendCompactGlyph(glyphs[index], positions: true, to: &buffer)
+        appendCompactGlyph(glyphs.baseAddress! + index, positions: true, to: &buffer)
       }
     }
     buffer.append(literal: "]}")
@@ -319,7 +327,9 @@ public struct ShapeDocument: Sendable {
     _ glyph: borrowing ShapedGlyph, to w: inout JSONWriter, lineBreak: Int?, positions: Bool = true
   ) {
     if !w.spaced, lineBreak == nil, glyph.extents == nil {
-      w.rawValue { ShapeDocument.appendCompactGlyph(glyph, positions: positions, to: &$0) }
+      withUnsafePointer(to: glyph) { glyph in
+        w.rawValue { ShapeDocument.appendCompactGlyph(glyph, positions: positions, to: &$0) }
+      }
       return
     }
     w.beginObject(lineBreak: lineBreak)

@@ -110,10 +110,14 @@ struct ShapeRequest {
     }
     let lines = format == .jsonl ? ShapeDocumentLines(font: font, options: options, pattern: pattern) : nil
     let hbFormat = output.hbFormat(format == .hbJSON ? .json : .text)
-    /// Writes one line's output: its JSON Lines document, or hb-shape's lines for it.
-    @Sendable func write(_ line: String, number: Int, to buffer: inout ByteBuffer) throws {
+    /// Writes one line's output: its JSON Lines document, or hb-shape's lines for it. `result` is
+    /// the caller's to reuse from line to line (its storage is, not its value).
+    @Sendable func write(
+      _ line: String, number: Int, to buffer: inout ByteBuffer, reusing result: inout ShapeResult
+    ) throws {
       if let lines {
-        lines.append(ShapeDocument.Entry(line: number, result: try shape(line)), to: &buffer)
+        try shape(line, into: &result)
+        lines.append(ShapeDocument.Entry(line: number, result: result), to: &buffer)
       } else {
         buffer.append(try hbLines(for: line, number: number, format: hbFormat))
       }
@@ -121,10 +125,11 @@ struct ShapeRequest {
     guard output.jobs > 1 else {
       // One thread: lines are written into one buffer as they are shaped, sent every 64 KiB.
       var buffer = ByteBuffer(capacity: 1 << 17)
+      var result = ShapeResult()
       defer { out.write(buffer) }
       try forEachBatch { batch, firstLine in
         for (index, line) in batch.enumerated() {
-          try write(line, number: firstLine + index, to: &buffer)
+          try write(line, number: firstLine + index, to: &buffer, reusing: &result)
           if buffer.count >= 1 << 16 {
             out.write(buffer)
             buffer.removeAll()
@@ -155,9 +160,10 @@ struct ShapeRequest {
         let first = firstLine + start
         try pipeline.submit {
           var buffer = pool.withLock { $0.popLast() } ?? ByteBuffer(capacity: 4096 * run.count)
+          var result = ShapeResult()
           for (index, line) in run.enumerated() {
             do {
-              try write(line, number: first + index, to: &buffer)
+              try write(line, number: first + index, to: &buffer, reusing: &result)
             } catch {
               return (buffer, error)
             }
@@ -202,9 +208,14 @@ struct ShapeRequest {
 
   /// Shapes a line as many times as `--num-iterations` asks; the last result counts.
   private func shape(_ line: String) throws -> ShapeResult {
-    var result = try font.shape(line, options: options)
-    for _ in 1..<output.iterations { result = try font.shape(line, options: options) }
+    var result = ShapeResult()
+    try shape(line, into: &result)
     return result
+  }
+
+  /// Shapes a line into `result` (reusing its storage) as many times as `--num-iterations` asks.
+  private func shape(_ line: String, into result: inout ShapeResult) throws {
+    for _ in 0..<output.iterations { try font.shape(line, options: options, into: &result) }
   }
 
   /// hb-shape's output for one line: the text and code points when asked, the trace, the glyphs.
