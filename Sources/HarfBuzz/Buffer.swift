@@ -36,7 +36,16 @@ public final class Buffer {
   /// Empties the buffer and resets every property and flag, keeping its memory for reuse.
   ///
   /// The corresponding C function is `hb_buffer_reset`.
-  public func reset() { hb_buffer_reset(pointer) }
+  public func reset() {
+    hb_buffer_reset(pointer)
+    hasSettings = false
+  }
+
+  /// Empties the buffer, its segment properties included, and keeps its other settings (flags,
+  /// cluster level, replacement, invisible and not-found glyphs) and its memory.
+  ///
+  /// The corresponding C function is `hb_buffer_clear_contents`.
+  public func clearContents() { hb_buffer_clear_contents(pointer) }
 
   /// The number of items: code points before shaping, glyphs after.
   public var count: Int { Int(hb_buffer_get_length(pointer)) }
@@ -162,7 +171,10 @@ public final class Buffer {
   /// The flags. The corresponding C function is `hb_buffer_set_flags`.
   public var flags: Flags {
     get { Flags(rawValue: hb_buffer_get_flags(pointer).rawValue) }
-    set { hb_buffer_set_flags(pointer, hb_buffer_flags_t(rawValue: newValue.rawValue)) }
+    set {
+      hb_buffer_set_flags(pointer, hb_buffer_flags_t(rawValue: newValue.rawValue))
+      hasSettings = true
+    }
   }
 
   /// How characters are grouped into clusters. The corresponding C type is
@@ -181,6 +193,7 @@ public final class Buffer {
     get { ClusterLevel(rawValue: Int(hb_buffer_get_cluster_level(pointer).rawValue)) ?? .monotoneGraphemes }
     set {
       hb_buffer_set_cluster_level(pointer, hb_buffer_cluster_level_t(rawValue: UInt32(newValue.rawValue)))
+      hasSettings = true
     }
   }
 
@@ -189,7 +202,10 @@ public final class Buffer {
   /// The corresponding C function is `hb_buffer_set_invisible_glyph`.
   public var invisibleGlyph: UInt32 {
     get { hb_buffer_get_invisible_glyph(pointer) }
-    set { hb_buffer_set_invisible_glyph(pointer, newValue) }
+    set {
+      hb_buffer_set_invisible_glyph(pointer, newValue)
+      hasSettings = true
+    }
   }
 
   /// The glyph for characters the font does not cover; 0, `.notdef`, by default.
@@ -197,7 +213,10 @@ public final class Buffer {
   /// The corresponding C function is `hb_buffer_set_not_found_glyph`.
   public var notFoundGlyph: UInt32 {
     get { hb_buffer_get_not_found_glyph(pointer) }
-    set { hb_buffer_set_not_found_glyph(pointer, newValue) }
+    set {
+      hb_buffer_set_not_found_glyph(pointer, newValue)
+      hasSettings = true
+    }
   }
 
   /// The code point that replaces malformed input text (U+FFFD by default).
@@ -205,7 +224,10 @@ public final class Buffer {
   /// The corresponding C function is `hb_buffer_set_replacement_codepoint`.
   public var replacementCodePoint: UInt32 {
     get { hb_buffer_get_replacement_codepoint(pointer) }
-    set { hb_buffer_set_replacement_codepoint(pointer, newValue) }
+    set {
+      hb_buffer_set_replacement_codepoint(pointer, newValue)
+      hasSettings = true
+    }
   }
 
   // MARK: Results
@@ -317,6 +339,9 @@ public final class Buffer {
   private var messageBox: MessageBox?
   /// Whether `withReusable` has lent this buffer (its thread's) to a caller that has not returned.
   private var isLent = false
+  /// Whether a setting that `reset` undoes and `clearContents` keeps may have been changed since
+  /// the last reset.
+  private var hasSettings = false
 }
 
 /// Holds a buffer's message handler for HarfBuzz's C callback.
@@ -414,11 +439,13 @@ extension Buffer {
     return (held, false)
   }
 
-  /// Ends a loan of `lendReusable`: the buffer is reset for the next one.
+  /// Ends a loan of `lendReusable`: the buffer is reset for the next one. (Only cleared when no
+  /// setting was changed: `hb_buffer_reset` also takes and lets go of a reference to the default
+  /// Unicode functions, two atomic operations.)
   @usableFromInline
   func giveBack() {
     messageHandler = nil
-    reset()
+    if hasSettings { reset() } else { clearContents() }
     isLent = false
   }
 }

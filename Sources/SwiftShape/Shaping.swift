@@ -195,6 +195,34 @@ extension ShapingFont {
   }
 }
 
+/// Blank glyphs (no name, no extents) to append: each made where it goes. (Appending copies of
+/// one blank value copies each through the type's out-of-line copy operation.)
+private struct BlankGlyphs: RandomAccessCollection {
+  let count: Int
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
+  subscript(position: Int) -> ShapedGlyph { ShapedGlyph(id: 0, cluster: 0, xAdvance: 0) }
+}
+
+/// The bits of a glyph's optional name, to tell a nil one without copying the value.
+private struct NameBits: Equatable {
+  var low: UInt64
+  var high: UInt64
+
+  init(_ name: String?) {
+    var name = name
+    (low, high) = withUnsafeBytes(of: &name) {
+      ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self))
+    }
+  }
+
+  init(_ bits: UnsafeRawPointer) {
+    (low, high) = (
+      bits.loadUnaligned(as: UInt64.self), bits.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+    )
+  }
+}
+
 /// What HarfBuzz reported while one text was shaped (used on the shaping thread only).
 private final class Messages {
   var trace: [TraceEvent] = []
@@ -204,8 +232,8 @@ private final class Messages {
 extension ShapedGlyph {
   /// Replaces `glyphs` with the buffer's glyphs, `finish` giving each what else it needs (a name).
   /// When the array has room for them all, its storage is reused: the glyphs already there are
-  /// overwritten field by field (their names and extents cleared), then the rest appended, or the
-  /// extra ones removed. Otherwise the glyphs are made in new storage by `all(in:_:)`.
+  /// overwritten field by field (their names and extents cleared), after blanks are appended or
+  /// extra glyphs removed. Otherwise the glyphs are made in new storage by `all(in:_:)`.
   static func fill(
     _ glyphs: inout [ShapedGlyph], from buffer: Buffer, _ finish: (inout ShapedGlyph) -> Void = { _ in }
   ) {
@@ -214,31 +242,29 @@ extension ShapedGlyph {
       glyphs = all(in: buffer, finish)
       return
     }
-    // One at a time: removing a range goes through the runtime's generic destruction, which costs
-    // more than a few single removals.
-    while glyphs.count > count { glyphs.removeLast() }
-    let kept = glyphs.count
-    if kept > 0 {
-      glyphs.withUnsafeMutableBufferPointer { storage in
-        _ = buffer.forEachGlyph(in: 0..<kept) { index, record in
-          let glyph = storage.baseAddress! + index
-          glyph.pointee.name = nil
-          glyph.pointee.extents = nil
-          set(glyph, to: record)
-          finish(&glyph.pointee)
-        }
-      }
+    if glyphs.count > count + 4 {
+      glyphs.removeLast(glyphs.count - count)
+    } else {
+      // A few one at a time: removing a range goes through the runtime's generic destruction,
+      // which costs more than a few single removals.
+      while glyphs.count > count { glyphs.removeLast() }
     }
-    if kept < count {
-      buffer.forEachGlyph(in: kept..<count) { _, record in
-        glyphs.append(
-          ShapedGlyph(
-            id: record.glyph, cluster: Int(record.cluster), xAdvance: record.xAdvance,
-            yAdvance: record.yAdvance, xOffset: record.xOffset, yOffset: record.yOffset, flags: record.flags))
-        finish(&glyphs[glyphs.count - 1])
+    if glyphs.count < count { glyphs.append(contentsOf: BlankGlyphs(count: count - glyphs.count)) }
+    let nameOffset = MemoryLayout<ShapedGlyph>.offset(of: \.name)!
+    let noName = NameBits(nil)
+    glyphs.withUnsafeMutableBufferPointer { storage in
+      let written = buffer.forEachGlyph { index, record in
+        precondition(index < storage.count)
+        let glyph = storage.baseAddress! + index
+        // A name is let go only when there is one: clearing one that is nil still calls the
+        // runtime's release (twice), which costs more than this comparison of its bits.
+        if NameBits(UnsafeRawPointer(glyph) + nameOffset) != noName { glyph.pointee.name = nil }
+        glyph.pointee.extents = nil
+        set(glyph, to: record)
+        finish(&glyph.pointee)
       }
+      precondition(written == storage.count)
     }
-    precondition(glyphs.count == count)
   }
 
   /// The buffer's glyphs, `finish` giving each what else it needs (a name), made in new storage

@@ -55,8 +55,11 @@ struct Benchmarks {
     }
     defer { swiftshape_baseline_close(c) }
     let font = try ShapingFont(file: corpus.font)
+    // What the C loop gets: no glyph names, and clusters as hb_buffer_add_utf8 numbers them (byte
+    // offsets; by default SwiftShape numbers them by character, as hb-shape does, a pass more).
     var options = ShapeOptions()
     options.includeGlyphNames = false
+    options.clusterUnit = .utf8
     let cLines = corpus.lines.map { strdup($0) }
     defer { cLines.forEach { free($0) } }
     let pointers: [UnsafePointer<CChar>?] = cLines.map { UnsafePointer($0) }
@@ -92,13 +95,15 @@ struct Benchmarks {
     _ = try passSwift()
     _ = try passSwiftNewResults()
     // For profiling: SWIFTSHAPE_PROFILE_LIBRARY=NAME runs only the Swift side (the C loop with
-    // SWIFTSHAPE_PROFILE_SIDE=c) on the corpus whose name contains NAME, for a few seconds, and exits.
+    // SWIFTSHAPE_PROFILE_SIDE=c) on the corpus whose name contains NAME, for a few seconds (or
+    // SWIFTSHAPE_PROFILE_PASSES passes, a few for an instruction count under callgrind), and exits.
     if let name = getenv("SWIFTSHAPE_PROFILE_LIBRARY").map({ String(cString: $0) }) {
       guard corpus.name.contains(name) else {
         return Figure(name: corpus.name, value: 0, target: "", met: true, detail: "")
       }
       let cSide = getenv("SWIFTSHAPE_PROFILE_SIDE").map { String(cString: $0) } == "c"
-      for _ in 0..<150 {
+      let passes = getenv("SWIFTSHAPE_PROFILE_PASSES").flatMap { Int(String(cString: $0)) } ?? 150
+      for _ in 0..<passes {
         if cSide { _ = passC() } else { _ = try passSwift() }
       }
       exit(0)

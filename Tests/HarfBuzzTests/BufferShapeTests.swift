@@ -118,6 +118,8 @@ struct ReusableBufferTests {
       var text = "office"
       text.withUTF8 { buffer.add(utf8: $0) }
       buffer.flags = .removeDefaultIgnorables
+      buffer.clusterLevel = .characters
+      buffer.direction = .rightToLeft
       buffer.messageHandler = { _ in true }
       return ObjectIdentifier(buffer)
     }
@@ -125,7 +127,20 @@ struct ReusableBufferTests {
       #expect(ObjectIdentifier(buffer) == first)
       #expect(buffer.count == 0)
       #expect(buffer.flags == [])
+      #expect(buffer.clusterLevel == .monotoneGraphemes)
+      #expect(buffer.direction == nil)
       #expect(buffer.messageHandler == nil)
+    }
+    // A use that changes only the contents and segment properties leaves nothing behind either.
+    try Buffer.withReusable { buffer in
+      var text = "abc"
+      text.withUTF8 { buffer.add(utf8: $0) }
+      buffer.guessSegmentProperties()
+    }
+    try Buffer.withReusable { buffer in
+      #expect(buffer.count == 0)
+      #expect(buffer.direction == nil)
+      #expect(buffer.script == nil)
     }
   }
 
