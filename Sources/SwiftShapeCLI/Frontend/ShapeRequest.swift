@@ -119,7 +119,7 @@ struct ShapeRequest {
         try shape(line, into: &result)
         lines.append(ShapeDocument.Entry(line: number, result: result), to: &buffer)
       } else {
-        buffer.append(try hbLines(for: line, number: number, format: hbFormat))
+        buffer.append(try hbLines(for: line, number: number, format: hbFormat, reusing: &result))
       }
     }
     guard output.jobs > 1 else {
@@ -219,15 +219,20 @@ struct ShapeRequest {
   }
 
   /// hb-shape's output for one line: the text and code points when asked, the trace, the glyphs.
-  private func hbLines(for line: String, number: Int, format: HBFormat) throws -> String {
+  /// Each `--num-iterations` shaping goes into `result` (its storage reused from line to line).
+  private func hbLines(
+    for line: String, number: Int, format: HBFormat, reusing result: inout ShapeResult
+  ) throws -> String {
     let prefix = output.showsLineNumber ? "\(number): " : ""
     var text = ""
-    var results: [ShapeResult] = []
-    for _ in 0..<output.iterations { results.append(try font.shape(line, options: options)) }
-    let result = results[results.count - 1]
+    var traces: [[TraceEvent]] = []
+    for _ in 0..<output.iterations {
+      try font.shape(line, options: options, into: &result)
+      if let trace = result.trace { traces.append(trace) }
+    }
     if output.showsText { text += "\(prefix)(\(line))\n" }
     if output.showsUnicode { text += prefix + HBFormat.unicodeLine(for: result) + "\n" }
-    for trace in results.compactMap(\.trace) {
+    for trace in traces {
       for event in trace {
         text += "\(prefix)trace: \(event.message)\tbuffer: "
         text += format.line(for: event) + "\n"
