@@ -403,9 +403,11 @@ public struct GlyphFlags: OptionSet, Hashable, Sendable, Codable {
 extension Buffer {
   /// Runs `body` with a buffer kept for the current thread and reused by later calls, so that
   /// shaping many short texts does not allocate a buffer (and grow its arrays) each time. The
-  /// buffer is reset before `body` runs; a nested call gets a buffer of its own.
+  /// buffer comes empty with default settings (after each use it is reset, or only cleared when no
+  /// setting was changed); a nested call gets a buffer of its own. `body` must not keep it.
   ///
-  /// The corresponding C functions are `hb_buffer_create` (once per thread) and `hb_buffer_reset`.
+  /// The corresponding C functions are `hb_buffer_create` (once per thread), `hb_buffer_reset` and
+  /// `hb_buffer_clear_contents`.
   @inlinable
   public static func withReusable<Result>(_ body: (Buffer) throws -> Result) throws -> Result {
     // The thread's own buffer is used through the slot's reference, without a retain and a

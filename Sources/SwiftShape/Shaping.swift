@@ -16,7 +16,7 @@ extension ShapingFont {
   /// let result = try font.shape("office", options: options)
   /// ```
   public func shape(_ text: String, options: ShapeOptions = ShapeOptions()) throws -> ShapeResult {
-    var result = ShapeResult(text: "", clusterUnit: options.clusterUnit, runs: [])
+    var result = ShapeResult()
     try shape(text, options: options, into: &result)
     return result
   }
@@ -195,8 +195,9 @@ extension ShapingFont {
   }
 }
 
-/// Blank glyphs (no name, no extents) to append: each made where it goes. (Appending copies of
-/// one blank value copies each through the type's out-of-line copy operation.)
+/// Blank glyphs (no name, no extents) to append in one call. (Appending `repeatElement` of a
+/// blank, or blanks one at a time, which the compiler turns into the same, took a generic path
+/// several times slower.)
 private struct BlankGlyphs: RandomAccessCollection {
   let count: Int
   var startIndex: Int { 0 }
