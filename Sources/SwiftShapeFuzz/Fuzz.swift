@@ -8,8 +8,8 @@ import SwiftShapeRender
   import Darwin
 #endif
 
-/// One fuzz input: arbitrary font bytes, text and options through blob, face, font and shape, and
-/// the same bytes through FreeType's outlines and the SVG renderer.
+/// One fuzz input: arbitrary font bytes, text and options through blob, face, font and shape (into
+/// new and reused results), and the same bytes through FreeType's outlines and the SVG renderer.
 ///
 /// The input's first byte picks options (direction, cluster unit, font functions, trace, verify,
 /// features); the next two give the text's length; then the text (as UTF-8, repaired), then the
@@ -39,6 +39,15 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       let font = try? ShapingFont(bytes: fontBytes, faceIndex: faceIndex, name: "fuzz", options: fontOptions)
     else {
       continue
+    }
+    // Shaping into a reused result gives what a new result gives, whatever the result held before
+    // (longer and shorter texts in turn, so that its glyph array grows and shrinks).
+    var reused = ShapeResult()
+    for piece in [text, String(text.unicodeScalars.prefix(3)), text] {
+      let fresh = try? font.shape(piece, options: options)
+      let shaped = (try? font.shape(piece, options: options, into: &reused)) != nil
+      precondition(shaped == (fresh != nil), "shaping into a reused result failed where a new one did not")
+      precondition(fresh == nil || fresh == reused, "a reused result differs from a new one")
     }
     if let result = try? font.shape(text, options: options) {
       _ = HBFormat(.text).line(for: result)
