@@ -11,6 +11,7 @@
 //   SwiftShapeFixtures                  expected shaping results: record, check, update (library product)
 //   SwiftShapeRender                    SVG of shaped text through FreeType outlines (library product)
 //   SwiftShapeCLI                       the `swiftshape` command (thin: parses and prints)
+//   SwiftShapeArguments                 its arguments handed to the Swift runtime (see Arguments.c)
 
 import PackageDescription
 
@@ -78,9 +79,12 @@ let package = Package(
         "SwiftShapeFonts",
         "SwiftShapeFixtures",
         "SwiftShapeRender",
+        "SwiftShapeArguments",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // The command's arguments from the C library at start (see Arguments.c).
+    .target(name: "SwiftShapeArguments"),
     // The benchmarks: the C limits they measure against, and the runner.
     .target(
       name: "CShapeBaseline",
