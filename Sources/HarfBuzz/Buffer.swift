@@ -278,17 +278,13 @@ public final class Buffer {
   }
 
   /// Calls `body` with each glyph's index and record, in order, reading the buffer in place (for a
-  /// caller that fills storage of its own; `glyphs(_:)` makes an array): all of them, or those of
-  /// `indices` that the buffer holds. Returns how many glyphs the buffer holds.
+  /// caller that fills storage of its own; `glyphs(_:)` makes an array). Returns how many there are.
   @inlinable @discardableResult
-  public func forEachGlyph(in indices: Range<Int>? = nil, _ body: (Int, GlyphRecord) -> Void) -> Int {
+  public func forEachGlyph(_ body: (Int, GlyphRecord) -> Void) -> Int {
     var length: UInt32 = 0
     guard let infos = hb_buffer_get_glyph_infos(pointer, &length), length > 0 else { return 0 }
-    let all = 0..<Int(length)
-    let range = indices?.clamped(to: all) ?? all
-    guard !range.isEmpty else { return all.count }
     let positions = hasPositions ? hb_buffer_get_glyph_positions(pointer, nil) : nil
-    for index in range {
+    for index in 0..<Int(length) {
       let info = infos[index]
       let position = positions?[index] ?? hb_glyph_position_t()
       body(
