@@ -49,8 +49,18 @@ let benchmarks = Benchmarks(
   swiftshape: arguments[3], baseline: arguments[4], hbShape: arguments[5], corpora: corpora,
   trials: arguments.count > 6 ? Int(arguments[6]) ?? 5 : 5)
 
+/// The scratch file named `name` of this run: removed at exit, however the run ends (profiling
+/// runs exit from inside a measurement).
+func scratchFile(_ name: String) -> String {
+  "/tmp/swiftshape-benchmark-\(name)-\(getpid()).txt"
+}
+atexit {
+  unlink(scratchFile("20-lines"))
+  unlink(scratchFile("8x"))
+}
+
 // A 20-line paragraph for the render figure.
-let paragraph = "/tmp/swiftshape-benchmark-20-lines-\(getpid()).txt"
+let paragraph = scratchFile("20-lines")
 if let file = fopen(paragraph, "wb") {
   for line in corpora[0].lines.filter({ !$0.isEmpty }).prefix(20) {
     let bytes = Array((line + "\n").utf8)
@@ -58,16 +68,14 @@ if let file = fopen(paragraph, "wb") {
   }
   fclose(file)
 }
-defer { unlink(paragraph) }
 
 // A large input for the parallel and memory figures: 8 copies of the English text.
-let large = "/tmp/swiftshape-benchmark-8x-\(getpid()).txt"
+let large = scratchFile("8x")
 let english = (try? Blob(contentsOfFile: corpora[0].text).bytes) ?? []
 if let file = fopen(large, "wb") {
   for _ in 0..<8 { english.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) } }
   fclose(file)
 }
-defer { unlink(large) }
 
 /// Measures every figure, printing each as it comes.
 func measureAll() throws -> [Figure] {
