@@ -87,14 +87,23 @@ func measureAll() throws -> [Figure] {
       "\(figure.met ? "ok  " : "MISS") \(figure.name): \(fixed(figure.value)) (target \(figure.target))\(detail)"
     )
   }
-  for corpus in corpora { report(try benchmarks.library(corpus)) }
-  for corpus in corpora {
-    for figure in benchmarks.command(corpus) { report(figure) }
+  // SWIFTSHAPE_BENCHMARK_ONLY=library,start-up (for example) measures only those kinds of figure.
+  let only = getenv("SWIFTSHAPE_BENCHMARK_ONLY").map {
+    String(cString: $0).split(separator: ",").map(String.init)
   }
-  report(benchmarks.startUp(font: corpora[0].font))
-  report(try benchmarks.parallel(corpora[0], large: large))
-  report(benchmarks.memory(corpora[0], large: large))
-  report(benchmarks.render(corpora[0], paragraph: paragraph, hbView: hbView))
+  func wanted(_ kind: String) -> Bool { only?.contains(kind) ?? true }
+  if wanted("library") {
+    for corpus in corpora { report(try benchmarks.library(corpus)) }
+  }
+  if wanted("command") {
+    for corpus in corpora {
+      for figure in benchmarks.command(corpus) { report(figure) }
+    }
+  }
+  if wanted("start-up") { report(benchmarks.startUp(font: corpora[0].font)) }
+  if wanted("parallel") { report(try benchmarks.parallel(corpora[0], large: large)) }
+  if wanted("memory") { report(benchmarks.memory(corpora[0], large: large)) }
+  if wanted("render") { report(benchmarks.render(corpora[0], paragraph: paragraph, hbView: hbView)) }
   return figures
 }
 
