@@ -380,7 +380,7 @@ public struct GlyphRecord: Hashable, Sendable, Codable {
 }
 
 /// Per-glyph flags. The corresponding C type is `hb_glyph_flags_t`.
-public struct GlyphFlags: OptionSet, Hashable, Sendable, Codable {
+public struct GlyphFlags: OptionSet, Hashable, Sendable, Codable, BitwiseCopyable {
   public let rawValue: UInt32
   @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
 

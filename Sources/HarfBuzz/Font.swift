@@ -181,7 +181,7 @@ public final class Font: @unchecked Sendable {
 
 /// A glyph's ink box: the top-left corner relative to the glyph origin, and the size (the height
 /// is negative when y grows upward, as in fonts). The corresponding C type is `hb_glyph_extents_t`.
-public struct GlyphExtents: Hashable, Sendable, Codable {
+public struct GlyphExtents: Hashable, Sendable, Codable, BitwiseCopyable {
   public var xBearing: Int32
   public var yBearing: Int32
   public var width: Int32

@@ -12,7 +12,7 @@ import HarfBuzz
 /// wait for each other on nearly every line.)
 final class GlyphNames: @unchecked Sendable {
   // @unchecked: `names` is read only under the read lock and changed only under the write lock.
-  private var names: [String?] = []
+  private var names: [InternedName?] = []
   private let lock: UnsafeMutablePointer<pthread_rwlock_t>
 
   init() {
@@ -33,7 +33,7 @@ final class GlyphNames: @unchecked Sendable {
     ShapedGlyph.fill(&glyphs, from: buffer) { glyph in
       let index = Int(glyph.id)
       if index < names.count, let name = names[index] {
-        glyph.name = name
+        glyph.internedName = name
       } else {
         missing = true
       }
@@ -42,20 +42,20 @@ final class GlyphNames: @unchecked Sendable {
     guard missing else { return }
     pthread_rwlock_wrlock(lock)
     defer { pthread_rwlock_unlock(lock) }
-    for position in glyphs.indices where glyphs[position].name == nil {
+    for position in glyphs.indices where glyphs[position].internedName == nil {
       let index = Int(glyphs[position].id)
       if index < names.count, let name = names[index] {
-        glyphs[position].name = name
+        glyphs[position].internedName = name
         continue
       }
-      let name = label(glyphs[position].id)
+      let name = InternedName(label(glyphs[position].id))
       // The cache grows to the highest glyph ID seen (never past the font's glyphs), so shaping a
       // word does not fill an array as long as the font.
       if index >= names.count, index < glyphCount {
         names.append(contentsOf: repeatElement(nil, count: index + 1 - names.count))
       }
       if index < names.count { names[index] = name }
-      glyphs[position].name = name
+      glyphs[position].internedName = name
     }
   }
 }

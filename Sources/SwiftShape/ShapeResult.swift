@@ -160,11 +160,20 @@ public struct Scale: Sendable, Hashable, Codable {
 }
 
 /// One shaped glyph. Advances, offsets and extents are in the run's `unit`.
-public struct ShapedGlyph: Sendable, Hashable, Codable {
+public struct ShapedGlyph: Sendable, Hashable, Codable, BitwiseCopyable {
   /// The glyph ID in the font.
   public var id: UInt32
   /// The glyph's name (`gidN` when the font has none), when names were asked for.
-  public var name: String?
+  ///
+  /// Glyph names are kept once for the life of the process, as HarfBuzz keeps languages (a glyph
+  /// holds a reference to its name that is never counted, which keeps copying glyphs cheap), and
+  /// compared by their bytes.
+  public var name: String? {
+    get { internedName?.string }
+    set { internedName = newValue.map(InternedName.init) }
+  }
+  /// The name, as the glyph holds it.
+  var internedName: InternedName?
   /// The offset, in the result's `clusterUnit`, of the first character this glyph came from.
   public var cluster: Int
   /// How far the pen moves after this glyph, horizontally.
@@ -185,7 +194,7 @@ public struct ShapedGlyph: Sendable, Hashable, Codable {
     xOffset: Int32 = 0, yOffset: Int32 = 0, flags: GlyphFlags = [], extents: GlyphExtents? = nil
   ) {
     self.id = id
-    self.name = name
+    self.internedName = name.map(InternedName.init)
     self.cluster = cluster
     self.xAdvance = xAdvance
     self.yAdvance = yAdvance
@@ -193,5 +202,50 @@ public struct ShapedGlyph: Sendable, Hashable, Codable {
     self.yOffset = yOffset
     self.flags = flags
     self.extents = extents
+  }
+
+  /// A glyph as HarfBuzz gives it: no name, no extents.
+  init(_ record: GlyphRecord) {
+    self.id = record.glyph
+    self.internedName = nil
+    self.cluster = Int(record.cluster)
+    self.xAdvance = record.xAdvance
+    self.yAdvance = record.yAdvance
+    self.xOffset = record.xOffset
+    self.yOffset = record.yOffset
+    self.flags = record.flags
+    self.extents = nil
+  }
+
+  // Coded as the name's text, under the keys of the stored fields.
+  private enum CodingKeys: String, CodingKey {
+    case id, name, cluster, xAdvance, yAdvance, xOffset, yOffset, flags, extents
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      id: try container.decode(UInt32.self, forKey: .id),
+      name: try container.decodeIfPresent(String.self, forKey: .name),
+      cluster: try container.decode(Int.self, forKey: .cluster),
+      xAdvance: try container.decode(Int32.self, forKey: .xAdvance),
+      yAdvance: try container.decode(Int32.self, forKey: .yAdvance),
+      xOffset: try container.decode(Int32.self, forKey: .xOffset),
+      yOffset: try container.decode(Int32.self, forKey: .yOffset),
+      flags: try container.decode(GlyphFlags.self, forKey: .flags),
+      extents: try container.decodeIfPresent(GlyphExtents.self, forKey: .extents))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encodeIfPresent(name, forKey: .name)
+    try container.encode(cluster, forKey: .cluster)
+    try container.encode(xAdvance, forKey: .xAdvance)
+    try container.encode(yAdvance, forKey: .yAdvance)
+    try container.encode(xOffset, forKey: .xOffset)
+    try container.encode(yOffset, forKey: .yOffset)
+    try container.encode(flags, forKey: .flags)
+    try container.encodeIfPresent(extents, forKey: .extents)
   }
 }

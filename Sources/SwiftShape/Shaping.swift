@@ -205,25 +205,6 @@ private struct BlankGlyphs: RandomAccessCollection {
   subscript(position: Int) -> ShapedGlyph { ShapedGlyph(id: 0, cluster: 0, xAdvance: 0) }
 }
 
-/// The bits of a glyph's optional name, to tell a nil one without copying the value.
-private struct NameBits: Equatable {
-  var low: UInt64
-  var high: UInt64
-
-  init(_ name: String?) {
-    var name = name
-    (low, high) = withUnsafeBytes(of: &name) {
-      ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self))
-    }
-  }
-
-  init(_ bits: UnsafeRawPointer) {
-    (low, high) = (
-      bits.loadUnaligned(as: UInt64.self), bits.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-    )
-  }
-}
-
 /// What HarfBuzz reported while one text was shaped (used on the shaping thread only).
 private final class Messages {
   var trace: [TraceEvent] = []
@@ -232,71 +213,42 @@ private final class Messages {
 
 extension ShapedGlyph {
   /// Replaces `glyphs` with the buffer's glyphs, `finish` giving each what else it needs (a name).
-  /// When the array has room for them all, its storage is reused: the glyphs already there are
-  /// overwritten field by field (their names and extents cleared), after blanks are appended or
-  /// extra glyphs removed. Otherwise the glyphs are made in new storage by `all(in:_:)`.
+  /// When the array has room for them all, its storage is reused: blanks are appended or extra
+  /// glyphs removed, then each glyph is overwritten. (A glyph holds no counted reference, so none
+  /// of this calls into the runtime for each glyph.)
   static func fill(
     _ glyphs: inout [ShapedGlyph], from buffer: Buffer, _ finish: (inout ShapedGlyph) -> Void = { _ in }
   ) {
     let count = buffer.count
     guard glyphs.capacity >= count else {
-      glyphs = all(in: buffer, finish)
+      glyphs = [ShapedGlyph](unsafeUninitializedCapacity: count) { storage, initialized in
+        initialized = write(buffer, to: storage, finish)
+      }
       return
     }
-    if glyphs.count > count + 4 {
+    if glyphs.count > count {
       glyphs.removeLast(glyphs.count - count)
-    } else {
-      // A few one at a time: removing a range goes through the runtime's generic destruction,
-      // which costs more than a few single removals.
-      while glyphs.count > count { glyphs.removeLast() }
+    } else if glyphs.count < count {
+      glyphs.append(contentsOf: BlankGlyphs(count: count - glyphs.count))
     }
-    if glyphs.count < count { glyphs.append(contentsOf: BlankGlyphs(count: count - glyphs.count)) }
-    let nameOffset = MemoryLayout<ShapedGlyph>.offset(of: \.name)!
-    let noName = NameBits(nil)
     glyphs.withUnsafeMutableBufferPointer { storage in
-      let written = buffer.forEachGlyph { index, record in
-        precondition(index < storage.count)
-        let glyph = storage.baseAddress! + index
-        // A name is let go only when there is one: clearing one that is nil still calls the
-        // runtime's release (twice), which costs more than this comparison of its bits.
-        if NameBits(UnsafeRawPointer(glyph) + nameOffset) != noName { glyph.pointee.name = nil }
-        glyph.pointee.extents = nil
-        set(glyph, to: record)
-        finish(&glyph.pointee)
-      }
+      let written = write(buffer, to: storage, finish)
       precondition(written == storage.count)
     }
   }
 
-  /// The buffer's glyphs, `finish` giving each what else it needs (a name), made in new storage
-  /// without a copy of a glyph value each: each starts as the bytes of a glyph that holds no
-  /// reference (no name, no extents), then takes the record's values. (Built as values and moved
-  /// in, glyphs were copied and destroyed through out-of-line value operations, as the compiler
-  /// does for a type this large: a twentieth of the time of shaping a short line.)
-  private static func all(in buffer: Buffer, _ finish: (inout ShapedGlyph) -> Void) -> [ShapedGlyph] {
-    var blank = ShapedGlyph(id: 0, cluster: 0, xAdvance: 0)
-    return withUnsafeBytes(of: &blank) { blank in
-      [ShapedGlyph](unsafeUninitializedCapacity: buffer.count) { storage, initialized in
-        initialized = buffer.forEachGlyph { index, record in
-          precondition(index < storage.count)
-          let glyph = storage.baseAddress! + index
-          UnsafeMutableRawPointer(glyph).copyMemory(from: blank.baseAddress!, byteCount: blank.count)
-          set(glyph, to: record)
-          finish(&glyph.pointee)
-        }
-      }
-    }
-  }
-
-  /// Sets what HarfBuzz gives of a glyph, in place.
+  /// Writes the buffer's glyphs to `storage` (initialized or not: a glyph is plain bytes), and
+  /// returns how many there are.
   @inline(__always)
-  private static func set(_ glyph: UnsafeMutablePointer<ShapedGlyph>, to record: GlyphRecord) {
-    glyph.pointee.id = record.glyph
-    glyph.pointee.cluster = Int(record.cluster)
-    glyph.pointee.xAdvance = record.xAdvance
-    glyph.pointee.yAdvance = record.yAdvance
-    glyph.pointee.xOffset = record.xOffset
-    glyph.pointee.yOffset = record.yOffset
-    glyph.pointee.flags = record.flags
+  private static func write(
+    _ buffer: Buffer, to storage: UnsafeMutableBufferPointer<ShapedGlyph>,
+    _ finish: (inout ShapedGlyph) -> Void
+  ) -> Int {
+    buffer.forEachGlyph { index, record in
+      precondition(index < storage.count)
+      let glyph = storage.baseAddress! + index
+      glyph.initialize(to: ShapedGlyph(record))
+      finish(&glyph.pointee)
+    }
   }
 }

@@ -103,6 +103,58 @@ struct ShapeResultTests {
     #expect(decoded.features.map(\.description) == ["-kern[1:3]"])
   }
 
+  @Test func glyphNamesAreComparedByTheirBytes() throws {
+    let shaped = try #require(latin.shape("fi").runs.first?.glyphs.first)
+    let name = try #require(shaped.name)
+    // The same name set by hand (a new string with the same bytes) makes an equal glyph.
+    var copy = shaped
+    copy.name = String(decoding: Array(name.utf8), as: UTF8.self)
+    #expect(copy == shaped)
+    #expect(copy.hashValue == shaped.hashValue)
+    copy.name = name + ".alt"
+    #expect(copy != shaped)
+    copy.name = nil
+    #expect(copy.name == nil)
+    #expect(copy != shaped)
+    // Names equal as Swift strings (Unicode equivalence) but not in bytes stay apart, each read
+    // back as it was given.
+    let composed = ShapedGlyph(id: 1, name: "caf\u{E9}", cluster: 0, xAdvance: 0)
+    let decomposed = ShapedGlyph(id: 1, name: "cafe\u{301}", cluster: 0, xAdvance: 0)
+    #expect(composed != decomposed)
+    #expect(Array(try #require(composed.name).utf8) == Array("caf\u{E9}".utf8))
+    #expect(Array(try #require(decomposed.name).utf8) == Array("cafe\u{301}".utf8))
+  }
+
+  @Test func glyphNamesRoundTripThroughCodableAndJSON() throws {
+    let long = "uni0915_uni094D_uni0937.akhn.long"  // longer than a string stored inline
+    let glyphs = [
+      ShapedGlyph(id: 3, name: long, cluster: 0, xAdvance: 10),
+      ShapedGlyph(id: 4, name: "quote\"back\\slash", cluster: 1, xAdvance: 0),
+      ShapedGlyph(id: 5, cluster: 2, xAdvance: 0),
+    ]
+    let data = try JSONEncoder().encode(glyphs)
+    #expect(try JSONDecoder().decode([ShapedGlyph].self, from: data) == glyphs)
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+    #expect(object.map { $0["name"] as? String } == [long, "quote\"back\\slash", nil])
+    #expect(object[2].keys.contains("name") == false)
+    #expect(glyphs[1].internedName?.withJSON { Array($0) } == Array(#""quote\"back\\slash""#.utf8))
+  }
+
+  @Test func glyphNamesInternedOnManyThreadsAgree() async throws {
+    let names = (0..<200).map { "glyph\($0).with.a.long.suffix" }
+    let made = try await withThrowingTaskGroup(of: [ShapedGlyph].self) { group in
+      for _ in 0..<4 {
+        group.addTask { names.map { ShapedGlyph(id: 0, name: $0, cluster: 0, xAdvance: 0) } }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(made.count == 4)
+    for glyphs in made {
+      #expect(glyphs == made[0])
+      #expect(glyphs.map(\.name) == names)
+    }
+  }
+
   @Test func unknownShaperIsAnInternalFailure() {
     var options = ShapeOptions()
     options.shapers = ["nonexistent"]

@@ -253,16 +253,17 @@ public struct ShapeDocument: Sendable {
   private static func appendCompactGlyph(
     _ glyph: UnsafePointer<ShapedGlyph>, positions: Bool, to buffer: inout ByteBuffer
   ) {
-    // Read in place, field by field, the numbers before the closures: a glyph value (a copy, or
-    // one a closure captured) is copied and destroyed through the type's out-of-line operations.
+    // The fields are read before the closures, which then capture plain integers; the name is
+    // copied as the JSON string its interned form keeps.
     let id = UInt(glyph.pointee.id)
-    let hasName = glyph.pointee.name != nil
+    let name = glyph.pointee.internedName
+    let hasName = name != nil
     buffer.write(upTo: 32) { (cursor: inout ByteBuffer.Cursor) in
       cursor.literal("{\"id\":")
       cursor.digits(id)
       if hasName { cursor.literal(",\"name\":") }
     }
-    if let name = glyph.pointee.name { JSONWriter.appendString(name, to: &buffer) }
+    name?.withJSON { buffer.append($0) }
     let cluster = glyph.pointee.cluster
     let (xAdvance, yAdvance) = (Int(glyph.pointee.xAdvance), Int(glyph.pointee.yAdvance))
     let (xOffset, yOffset) = (Int(glyph.pointee.xOffset), Int(glyph.pointee.yOffset))
