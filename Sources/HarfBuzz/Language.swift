@@ -1,5 +1,11 @@
 import CHarfBuzz
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A BCP 47 language tag (`en`, `ar`, `hi`, `zh-hant`, `tr-TR`), as HarfBuzz canonicalizes it:
 /// lower case, `-` for `_`.
 ///
@@ -15,6 +21,14 @@ public struct Language: Hashable, @unchecked Sendable, CustomStringConvertible {
 
   /// The canonical tag (`hb_language_to_string`).
   public var identifier: String { String(cString: hb_language_to_string(raw)) }
+
+  /// Calls `body` with the identifier's bytes, read in place from HarfBuzz's string.
+  package func withIdentifierBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    let string = hb_language_to_string(raw)!
+    return string.withMemoryRebound(to: UInt8.self, capacity: 1) {
+      body(UnsafeBufferPointer(start: $0, count: strlen(string)))
+    }
+  }
 
   /// Parses a BCP 47 tag: ASCII letters, digits, `-` and `_`, starting with a letter.
   ///

@@ -32,8 +32,13 @@ public struct OpenTypeTag: RawRepresentable, Hashable, Sendable, Comparable, Cus
 
   /// The tag as four characters, trailing spaces included (`"cv01"`, `"DFLT"`, `"kern"`).
   public var description: String {
-    let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: rawValue >> $0) }
-    return String(decoding: bytes.map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+    // Four bytes in place (a string this short is stored inline: nothing is allocated).
+    func printable(_ shift: UInt32) -> UInt8 {
+      let byte = UInt8(truncatingIfNeeded: rawValue >> shift)
+      return (0x20...0x7E).contains(byte) ? byte : UInt8(ascii: "?")
+    }
+    var bytes = (printable(24), printable(16), printable(8), printable(0))
+    return withUnsafeBytes(of: &bytes) { String(decoding: $0, as: UTF8.self) }
   }
 
   public static func < (lhs: OpenTypeTag, rhs: OpenTypeTag) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -10,6 +10,15 @@ struct TypedValueTests {
     #expect(try OpenTypeTag(parsing: "cv").description == "cv  ")
     let kern: OpenTypeTag = "kern"
     #expect(kern.rawValue == 0x6B65_726E)
+    // Bytes outside printable ASCII (as a font's own tags may hold) print as `?`.
+    #expect(OpenTypeTag(rawValue: 0x0041_7F42).description == "?A?B")
+    #expect(OpenTypeTag(rawValue: 0xE941_2020).description == "?A  ")
+  }
+
+  @Test func languageIdentifierBytesAreTheIdentifier() throws {
+    let language = try Language(parsing: "zh_Hant")
+    #expect(language.withIdentifierBytes { Array($0) } == Array(language.identifier.utf8))
+    #expect(language.identifier == "zh-hant")
   }
 
   @Test(arguments: ["", "toolong", "ké"])

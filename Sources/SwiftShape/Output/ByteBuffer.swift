@@ -158,6 +158,14 @@ package struct ByteBuffer {
       }
     }
 
+    /// Bytes copied as they are.
+    @inlinable @inline(__always)
+    package mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+      guard let source = bytes.baseAddress else { return }
+      position.update(from: source, count: bytes.count)
+      position += bytes.count
+    }
+
     /// An integer in decimal: at most 20 bytes.
     @inlinable @inline(__always)
     package mutating func number(_ value: Int) {

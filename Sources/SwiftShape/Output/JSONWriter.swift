@@ -174,24 +174,27 @@ package struct JSONWriter {
   /// of it, is copied in one piece.
   package static func appendString(_ value: String, to buffer: inout ByteBuffer) {
     var value = value
-    value.withUTF8 { utf8 in
-      var plain = true
-      for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 {
-        plain = false
-        break
+    value.withUTF8 { appendString(utf8: $0, to: &buffer) }
+  }
+
+  /// A string given as its UTF-8 bytes (valid UTF-8), as `appendString(_:to:)` writes it.
+  package static func appendString(utf8: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
+    var plain = true
+    for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 {
+      plain = false
+      break
+    }
+    if plain {
+      buffer.write(upTo: utf8.count + 2) { target in
+        target[0] = UInt8(ascii: "\"")
+        if let source = utf8.baseAddress { (target + 1).update(from: source, count: utf8.count) }
+        target[utf8.count + 1] = UInt8(ascii: "\"")
+        return utf8.count + 2
       }
-      if plain {
-        buffer.write(upTo: utf8.count + 2) { target in
-          target[0] = UInt8(ascii: "\"")
-          if let source = utf8.baseAddress { (target + 1).update(from: source, count: utf8.count) }
-          target[utf8.count + 1] = UInt8(ascii: "\"")
-          return utf8.count + 2
-        }
-      } else {
-        buffer.append(UInt8(ascii: "\""))
-        appendEscaped(utf8, to: &buffer)
-        buffer.append(UInt8(ascii: "\""))
-      }
+    } else {
+      buffer.append(UInt8(ascii: "\""))
+      appendEscaped(utf8, to: &buffer)
+      buffer.append(UInt8(ascii: "\""))
     }
   }
 

@@ -247,78 +247,85 @@ public struct ShapeDocument: Sendable {
     w.endObject()
   }
 
-  /// A glyph object in the compact layout, written straight into the buffer (no extents): the hot
-  /// path of JSON Lines output. Each part is one piece (at most 24, then 145 bytes), the name
-  /// between them.
+  /// A glyph object in the compact layout, written straight into the buffer (no extents) in one
+  /// piece, after a comma when `comma` is set: the hot path of JSON Lines output.
   private static func appendCompactGlyph(
-    _ glyph: UnsafePointer<ShapedGlyph>, positions: Bool, to buffer: inout ByteBuffer
+    _ glyph: UnsafePointer<ShapedGlyph>, positions: Bool, comma: Bool = false, to buffer: inout ByteBuffer
   ) {
-    // The fields are read before the closures, which then capture plain integers; the name is
-    // copied as the JSON string its interned form keeps.
-    let id = UInt(glyph.pointee.id)
+    // The name as the JSON string its interned form keeps, no copy; what is written besides it
+    // is at most 170 bytes (seven numbers of at most 20, and the keys).
     let name = glyph.pointee.internedName
-    let hasName = name != nil
-    buffer.write(upTo: 32) { (cursor: inout ByteBuffer.Cursor) in
-      cursor.literal("{\"id\":")
-      cursor.digits(id)
-      if hasName { cursor.literal(",\"name\":") }
-    }
-    name?.withJSON { buffer.append($0) }
-    let cluster = glyph.pointee.cluster
-    let (xAdvance, yAdvance) = (Int(glyph.pointee.xAdvance), Int(glyph.pointee.yAdvance))
-    let (xOffset, yOffset) = (Int(glyph.pointee.xOffset), Int(glyph.pointee.yOffset))
-    let flags = UInt(glyph.pointee.flags.rawValue)
-    buffer.write(upTo: 160) { (cursor: inout ByteBuffer.Cursor) in
-      cursor.literal(",\"cluster\":")
-      cursor.number(cluster)
-      if positions {
-        cursor.literal(",\"x_advance\":")
-        cursor.number(xAdvance)
-        cursor.literal(",\"y_advance\":")
-        cursor.number(yAdvance)
-        cursor.literal(",\"x_offset\":")
-        cursor.number(xOffset)
-        cursor.literal(",\"y_offset\":")
-        cursor.number(yOffset)
+    func write(_ json: UnsafeBufferPointer<UInt8>) {
+      buffer.write(upTo: json.count + 180) { (cursor: inout ByteBuffer.Cursor) in
+        if comma { cursor.byte(UInt8(ascii: ",")) }
+        cursor.literal("{\"id\":")
+        cursor.digits(UInt(glyph.pointee.id))
+        if json.baseAddress != nil {
+          cursor.literal(",\"name\":")
+          cursor.bytes(json)
+        }
+        cursor.literal(",\"cluster\":")
+        cursor.number(glyph.pointee.cluster)
+        if positions {
+          cursor.literal(",\"x_advance\":")
+          cursor.number(Int(glyph.pointee.xAdvance))
+          cursor.literal(",\"y_advance\":")
+          cursor.number(Int(glyph.pointee.yAdvance))
+          cursor.literal(",\"x_offset\":")
+          cursor.number(Int(glyph.pointee.xOffset))
+          cursor.literal(",\"y_offset\":")
+          cursor.number(Int(glyph.pointee.yOffset))
+        }
+        cursor.literal(",\"flags\":")
+        cursor.digits(UInt(glyph.pointee.flags.rawValue))
+        cursor.byte(UInt8(ascii: "}"))
       }
-      cursor.literal(",\"flags\":")
-      cursor.digits(flags)
-      cursor.byte(UInt8(ascii: "}"))
+    }
+    if let name {
+      name.withJSON { write($0) }
+    } else {
+      write(UnsafeBufferPointer(start: nil, count: 0))
     }
   }
 
   /// A result of one run with no trace and no extents in the compact layout, written straight into
   /// the buffer: the same bytes the writer makes, in a few pieces.
   private static func appendCompactEntry(line: Int, result: ShapeResult, to buffer: inout ByteBuffer) {
-    let run = result.runs[0]
-    let advance = run.advance
     buffer.write(upTo: 40) { (cursor: inout ByteBuffer.Cursor) in
       cursor.literal("{\"line\":")
       cursor.number(line)
       cursor.literal(",\"text\":")
     }
     JSONWriter.appendString(result.text, to: &buffer)
-    buffer.append(literal: ",\"direction\":")
-    JSONWriter.appendString(run.direction.rawValue, to: &buffer)
-    buffer.append(literal: ",\"script\":")
-    JSONWriter.appendString(run.script.description, to: &buffer)
-    buffer.append(literal: ",\"language\":")
-    if let language = run.language {
-      JSONWriter.appendString(language.identifier, to: &buffer)
-    } else {
-      buffer.append(literal: "null")
-    }
-    buffer.write(upTo: 80) { (cursor: inout ByteBuffer.Cursor) in
-      cursor.literal(",\"advance\":{\"x\":")
-      cursor.number(Int(advance.x))
-      cursor.literal(",\"y\":")
-      cursor.number(Int(advance.y))
-      cursor.literal("},\"glyphs\":[")
-    }
-    run.glyphs.withUnsafeBufferPointer { glyphs in
-      for index in glyphs.indices {
-        if index > 0 { buffer.append(UInt8(ascii: ",")) }
-        appendCompactGlyph(glyphs.baseAddress! + index, positions: true, to: &buffer)
+    // The run is read in place (a copy of it would retain and release each of its references).
+    result.runs.withUnsafeBufferPointer { runs in
+      let run = runs.baseAddress!
+      switch run.pointee.direction {
+      case .leftToRight: buffer.append(literal: ",\"direction\":\"ltr\",\"script\":")
+      case .rightToLeft: buffer.append(literal: ",\"direction\":\"rtl\",\"script\":")
+      case .topToBottom: buffer.append(literal: ",\"direction\":\"ttb\",\"script\":")
+      case .bottomToTop: buffer.append(literal: ",\"direction\":\"btt\",\"script\":")
+      }
+      var script = run.pointee.script.description
+      script.withUTF8 { JSONWriter.appendString(utf8: $0, to: &buffer) }
+      buffer.append(literal: ",\"language\":")
+      if let language = run.pointee.language {
+        language.withIdentifierBytes { JSONWriter.appendString(utf8: $0, to: &buffer) }
+      } else {
+        buffer.append(literal: "null")
+      }
+      let advance = run.pointee.advance
+      buffer.write(upTo: 80) { (cursor: inout ByteBuffer.Cursor) in
+        cursor.literal(",\"advance\":{\"x\":")
+        cursor.number(Int(advance.x))
+        cursor.literal(",\"y\":")
+        cursor.number(Int(advance.y))
+        cursor.literal("},\"glyphs\":[")
+      }
+      run.pointee.glyphs.withUnsafeBufferPointer { glyphs in
+        for index in glyphs.indices {
+          appendCompactGlyph(glyphs.baseAddress! + index, positions: true, comma: index > 0, to: &buffer)
+        }
       }
     }
     buffer.append(literal: "]}")
