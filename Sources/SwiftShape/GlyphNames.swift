@@ -1,4 +1,5 @@
 import HarfBuzz
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -7,55 +8,68 @@ import HarfBuzz
 #endif
 
 /// The glyph names of one font looked up so far, by glyph ID, shared by the threads that shape
-/// with it. Looking names up takes a read lock, which threads hold together; a name is added under
-/// the write lock, the first time its glyph is seen. (A plain mutex here made two shaping threads
-/// wait for each other on nearly every line.)
+/// with it without a lock: one atomic slot a glyph, empty until its name is first looked up, then
+/// holding the interned name. Threads that look up the same new name at once store the same
+/// interned name. (A lock here, even one readers share, made shaping threads pass the lock's
+/// cache line back and forth at every line.)
 final class GlyphNames: @unchecked Sendable {
-  // @unchecked: `names` is read only under the read lock and changed only under the write lock.
-  private var names: [InternedName?] = []
-  private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+  // @unchecked: the slots are only read and written atomically, and made once, under `mutex`.
 
-  init() {
-    lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
-    pthread_rwlock_init(lock, nil)
+  /// The address of the slots (one for each of the font's glyphs), 0 until names are first asked
+  /// for: a font shaped without names takes no room for them.
+  private let table = Atomic<UInt>(0)
+  private let glyphCount: Int
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  init(glyphCount: Int) {
+    self.glyphCount = glyphCount
+    mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
   }
 
   deinit {
-    pthread_rwlock_destroy(lock)
-    lock.deallocate()
+    if let slots = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: table.load(ordering: .acquiring)) {
+      slots.deinitialize(count: glyphCount)
+      slots.deallocate()
+    }
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  /// The slots, made the first time.
+  private func slots() -> UnsafeMutablePointer<Atomic<UInt>> {
+    if let slots = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: table.load(ordering: .acquiring)) {
+      return slots
+    }
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    if let slots = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: table.load(ordering: .acquiring)) {
+      return slots
+    }
+    let slots = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: max(glyphCount, 1))
+    for index in 0..<glyphCount { (slots + index).initialize(to: Atomic(0)) }
+    table.store(UInt(bitPattern: slots), ordering: .releasing)
+    return slots
   }
 
   /// Replaces `glyphs` with the buffer's glyphs with their names (reusing the array's storage, as
   /// `ShapedGlyph.fill` does): `label` gives the name of a glyph not seen before.
-  func fill(_ glyphs: inout [ShapedGlyph], from buffer: Buffer, glyphCount: Int, label: (UInt32) -> String) {
-    var missing = false
-    pthread_rwlock_rdlock(lock)
+  func fill(_ glyphs: inout [ShapedGlyph], from buffer: Buffer, label: (UInt32) -> String) {
+    let slots = slots()
     ShapedGlyph.fill(&glyphs, from: buffer) { glyph in
       let index = Int(glyph.id)
-      if index < names.count, let name = names[index] {
+      // A glyph ID past the font's glyphs (a not-found glyph given by the options) is not kept.
+      guard index < glyphCount else {
+        glyph.internedName = InternedName(label(glyph.id))
+        return
+      }
+      if let name = InternedName(bits: slots[index].load(ordering: .acquiring)) {
         glyph.internedName = name
       } else {
-        missing = true
+        let name = InternedName(label(glyph.id))
+        slots[index].store(name.bits, ordering: .releasing)
+        glyph.internedName = name
       }
-    }
-    pthread_rwlock_unlock(lock)
-    guard missing else { return }
-    pthread_rwlock_wrlock(lock)
-    defer { pthread_rwlock_unlock(lock) }
-    for position in glyphs.indices where glyphs[position].internedName == nil {
-      let index = Int(glyphs[position].id)
-      if index < names.count, let name = names[index] {
-        glyphs[position].internedName = name
-        continue
-      }
-      let name = InternedName(label(glyphs[position].id))
-      // The cache grows to the highest glyph ID seen (never past the font's glyphs), so shaping a
-      // word does not fill an array as long as the font.
-      if index >= names.count, index < glyphCount {
-        names.append(contentsOf: repeatElement(nil, count: index + 1 - names.count))
-      }
-      if index < names.count { names[index] = name }
-      glyphs[position].internedName = name
     }
   }
 }

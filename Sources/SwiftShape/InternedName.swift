@@ -38,6 +38,15 @@ struct InternedName: Hashable, @unchecked Sendable, BitwiseCopyable {
     }
   }
 
+  /// The name whose `bits` these are; nil for 0.
+  init?(bits: UInt) {
+    guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+    storage = Unmanaged.fromOpaque(pointer)
+  }
+
+  /// The name as a number (never 0), for an atomic slot to hold.
+  var bits: UInt { UInt(bitPattern: storage.toOpaque()) }
+
   var string: String { storage._withUnsafeGuaranteedRef { $0.string } }
 
   /// Calls `body` with the name as a JSON string.

@@ -56,7 +56,7 @@ public final class ShapingFont: Sendable {
   public let scale: Scale
 
   /// Glyph names looked up so far, by glyph ID; names never change, so each is looked up once.
-  let names = GlyphNames()
+  let names: GlyphNames
 
   /// Loads face `faceIndex` of the font file at `path`.
   ///
@@ -151,6 +151,7 @@ public final class ShapingFont: Sendable {
     self.options = options
     self.unit = options.size.unit(unitsPerEm: face.unitsPerEm)
     self.identity = FontIdentity(face: face, file: file, font: font)
+    self.names = GlyphNames(glyphCount: identity.glyphCount)
   }
 
   private static func check(_ options: Options) throws {
