@@ -53,20 +53,24 @@ final class GlyphNames: @unchecked Sendable {
   }
 
   /// Replaces `glyphs` with the buffer's glyphs with their names (reusing the array's storage, as
-  /// `ShapedGlyph.fill` does): `label` gives the name of a glyph not seen before.
-  func fill(_ glyphs: inout [ShapedGlyph], from buffer: Buffer, label: (UInt32) -> String) {
+  /// `ShapedGlyph.fill` does): `font` names a glyph not seen before.
+  func fill(_ glyphs: inout [ShapedGlyph], from buffer: Buffer, font: Font) {
+    // The closure captures plain values only: capturing this object or the font, it counted a
+    // reference to each at every call, from every shaping thread (both live longer than the call).
     let slots = slots()
+    let glyphCount = glyphCount
+    let font = Unmanaged.passUnretained(font)
     ShapedGlyph.fill(&glyphs, from: buffer) { glyph in
       let index = Int(glyph.id)
       // A glyph ID past the font's glyphs (a not-found glyph given by the options) is not kept.
       guard index < glyphCount else {
-        glyph.internedName = InternedName(label(glyph.id))
+        glyph.internedName = InternedName(font._withUnsafeGuaranteedRef { $0.glyphLabel(glyph.id) })
         return
       }
       if let name = InternedName(bits: slots[index].load(ordering: .acquiring)) {
         glyph.internedName = name
       } else {
-        let name = InternedName(label(glyph.id))
+        let name = InternedName(font._withUnsafeGuaranteedRef { $0.glyphLabel(glyph.id) })
         slots[index].store(name.bits, ordering: .releasing)
         glyph.internedName = name
       }

@@ -137,7 +137,7 @@ extension ShapingFont {
   /// Replaces `glyphs` with the buffer's glyphs, reusing the array's storage where it can.
   private func fillGlyphs(_ glyphs: inout [ShapedGlyph], from buffer: Buffer, options: ShapeOptions) {
     if options.includeGlyphNames {
-      names.fill(&glyphs, from: buffer) { font.glyphLabel($0) }
+      names.fill(&glyphs, from: buffer, font: font)
     } else {
       ShapedGlyph.fill(&glyphs, from: buffer)
     }

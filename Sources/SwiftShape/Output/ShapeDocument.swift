@@ -3,17 +3,27 @@ import HarfBuzz
 /// Writes SwiftShape's JSON document one input line at a time, as JSON Lines: each line a whole
 /// compact document with one result. The part every line shares is made once. (A class: shaping
 /// threads share one, and nothing is copied for each line.)
-public final class ShapeDocumentLines: Sendable {
+public final class ShapeDocumentLines: @unchecked Sendable {
+  // @unchecked: `header` is written once, in `init`, and only read after.
   private let document: ShapeDocument
-  private let header: [UInt8]
+  /// What starts every line, up to the entry: kept outside any counted object, so that threads
+  /// writing lines at once read it without each counting a reference to it.
+  private let header: UnsafeMutableBufferPointer<UInt8>
+  /// Whether entries of one run without a trace take the compact writer's direct path.
+  private let direct: Bool
 
   /// A writer for documents of `font` and `options`.
   public init(font: ShapingFont, options: ShapeOptions, pattern: String? = nil) {
     var document = ShapeDocument(font: font, options: options, entries: [])
     document.pattern = pattern
     self.document = document
-    header = document.compactHeader()
+    let header = document.compactHeader()
+    self.header = .allocate(capacity: header.count)
+    _ = self.header.initialize(from: header)
+    direct = !options.includeExtents
   }
+
+  deinit { header.deallocate() }
 
   /// Appends one line, its newline included, for `entry`.
   public func append(_ entry: ShapeDocument.Entry, to bytes: inout [UInt8]) {
@@ -27,8 +37,12 @@ public final class ShapeDocumentLines: Sendable {
   /// lines, for a caller that writes many).
   package func append(_ entry: ShapeDocument.Entry, to buffer: inout ByteBuffer) {
     buffer.reserveCapacity(buffer.count + header.count + ShapeDocument.compactSizeEstimate(entry))
-    buffer.append(header)
-    JSONWriter.continuing(&buffer, spaced: false) { w in document.writeEntry(entry, to: &w, pretty: false) }
+    buffer.append(UnsafeBufferPointer(header))
+    if direct, entry.result.runs.count == 1, entry.result.trace == nil {
+      ShapeDocument.appendCompactEntry(line: entry.line, result: entry.result, to: &buffer)
+    } else {
+      JSONWriter.continuing(&buffer, spaced: false) { w in document.writeEntry(entry, to: &w, pretty: false) }
+    }
     buffer.append(literal: "]}\n")
   }
 }
@@ -290,7 +304,7 @@ public struct ShapeDocument: Sendable {
 
   /// A result of one run with no trace and no extents in the compact layout, written straight into
   /// the buffer: the same bytes the writer makes, in a few pieces.
-  private static func appendCompactEntry(line: Int, result: ShapeResult, to buffer: inout ByteBuffer) {
+  fileprivate static func appendCompactEntry(line: Int, result: ShapeResult, to buffer: inout ByteBuffer) {
     buffer.write(upTo: 40) { (cursor: inout ByteBuffer.Cursor) in
       cursor.literal("{\"line\":")
       cursor.number(line)
