@@ -85,6 +85,35 @@ struct ShapeCommandTests {
     }
   }
 
+  /// A bad line far into a file stops the request before anything is written, with one thread or
+  /// several (pieces before it may be in flight on other threads).
+  @Test(arguments: ["jsonl", "text"])
+  func severalJobsStopWhereOneJobStops(format: String) throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-\(UUID().uuidString).txt")
+    defer { try? FileManager.default.removeItem(at: file) }
+    var bytes: [UInt8] = []
+    for line in 0..<900 {
+      bytes += Array("\(line) office AVAV".utf8)
+      if line == 700 { bytes += [0xC3, 0x28] }
+      bytes.append(0x0A)
+    }
+    try Data(bytes).write(to: file)
+    let arguments = ["-O", format, "--font-file", "fonts/NotoSans-Latin.ttf", "--text-file", file.path]
+    let one = try swiftshape(arguments + ["--jobs", "1"])
+    #expect(one.status == 65)
+    #expect(
+      one.err
+        == "swiftshape: error: \(file.path): invalid UTF-8 at byte 11105 (line 701, byte 16 of the line)\n")
+    #expect(one.stdout.isEmpty)
+    for jobs in ["2", "3"] {
+      let several = try swiftshape(arguments + ["--jobs", jobs])
+      #expect(several.status == 65, "--jobs \(jobs)")
+      #expect(several.err == one.err, "--jobs \(jobs)")
+      let written = several.stdout.count
+      #expect(written == 0, "--jobs \(jobs)")
+    }
+  }
+
   @Test func clusterUnitsAreSelectable() throws {
     func clusters(_ unit: String) throws -> [Int] {
       let result = try swiftshape([

@@ -154,23 +154,30 @@ struct ShapeRequest {
       if let failure = run.failure { throw failure }
     }
     defer { pipeline.abandon() }
-    try forEachBatch { batch, firstLine in
-      for start in stride(from: 0, to: batch.count, by: 64) {
-        let run = Array(batch[start..<min(start + 64, batch.count)])
-        let first = firstLine + start
-        try pipeline.submit {
-          var buffer = pool.withLock { $0.popLast() } ?? ByteBuffer(capacity: 4096 * run.count)
-          var result = ShapeResult()
-          for (index, line) in run.enumerated() {
-            do {
-              try write(line, number: first + index, to: &buffer, reusing: &result)
-            } catch {
-              return (buffer, error)
+    // A bad line read from a stream: the lines before it are written, as with one thread, then
+    // the error (or that of an earlier line that failed to shape).
+    do {
+      try forEachBatch { batch, firstLine in
+        for start in stride(from: 0, to: batch.count, by: 64) {
+          let run = Array(batch[start..<min(start + 64, batch.count)])
+          let first = firstLine + start
+          try pipeline.submit {
+            var buffer = pool.withLock { $0.popLast() } ?? ByteBuffer(capacity: 4096 * run.count)
+            var result = ShapeResult()
+            for (index, line) in run.enumerated() {
+              do {
+                try write(line, number: first + index, to: &buffer, reusing: &result)
+              } catch {
+                return (buffer, error)
+              }
             }
+            return (buffer, nil)
           }
-          return (buffer, nil)
         }
       }
+    } catch {
+      try pipeline.finish()
+      throw error
     }
     try pipeline.finish()
   }
@@ -190,6 +197,8 @@ struct ShapeRequest {
         try body(Array(lines[start..<min(start + size, lines.count)]), start + 1)
       }
     case .stream(let path):
+      // A bad line in a file is found before any line is shaped (nothing is then written).
+      try TextLines.check(path: path, maximumLength: maximumLength)
       var reader = try TextLines(path: path, maximumLength: maximumLength)
       defer { reader.close() }
       let progress = reader.size.flatMap { Progress(total: $0) }

@@ -54,6 +54,22 @@ struct TextLines {
   /// - Throws: `ShapingError` of kind `.badText` at malformed UTF-8, naming the byte offset in the
   ///   input, the line and the byte in the line.
   mutating func next() throws -> String? {
+    try nextBytes().map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Reads a regular file through to its end as `next()` does, without making the lines, and
+  /// throws what `next()` would throw at its first bad line: so that a bad line far into a file
+  /// stops the request before anything is written. (Standard input and pipes are read once, as
+  /// they come; a file only once too, when its size is not known.)
+  static func check(path: String, maximumLength: Int) throws {
+    var lines = try TextLines(path: path, maximumLength: maximumLength)
+    defer { lines.close() }
+    guard lines.size != nil else { return }
+    while try lines.nextBytes() != nil {}
+  }
+
+  /// The next line's bytes, valid UTF-8, or nil at the end.
+  private mutating func nextBytes() throws -> [UInt8]? {
     let read: [UInt8]?
     do {
       read = try reader.next()
@@ -72,7 +88,7 @@ struct TextLines {
     }
     lineNumber += 1
     offset += bytes.count + 1
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
   }
 }
 
