@@ -148,7 +148,10 @@ struct ShapeRequest {
       workers: output.jobs, limit: 4 * output.jobs
     ) { run in
       out.write(run.bytes)
+      // Moved out, so that the pool holds the only reference to the storage: a worker writing
+      // into a buffer still referenced here would copy all of it first.
       var written = run.bytes
+      run.bytes = ByteBuffer(continuing: [])
       written.removeAll()
       pool.withLock { $0.append(written) }
       if let failure = run.failure { throw failure }
@@ -158,9 +161,11 @@ struct ShapeRequest {
     // the error (or that of an earlier line that failed to shape).
     do {
       try forEachBatch { batch, firstLine in
-        for start in stride(from: 0, to: batch.count, by: 64) {
-          let run = Array(batch[start..<min(start + 64, batch.count)])
+        var start = 0
+        for end in Self.runEnds(of: batch, jobs: output.jobs) {
+          let run = Array(batch[start..<end])
           let first = firstLine + start
+          start = end
           try pipeline.submit {
             var buffer = pool.withLock { $0.popLast() } ?? ByteBuffer(capacity: 4096 * run.count)
             var result = ShapeResult()
@@ -182,6 +187,27 @@ struct ShapeRequest {
     try pipeline.finish()
   }
 
+  /// Where the runs a batch is cut into for `--jobs` threads end: at most 256 lines or 16 KiB of
+  /// text each (a run costs the threads some work to hand over, so runs are not made small), and
+  /// at least `jobs` runs when the batch has as many lines.
+  static func runEnds(of batch: [String], jobs: Int) -> [Int] {
+    let most = max(1, min(256, (batch.count + jobs - 1) / max(1, jobs)))
+    var ends: [Int] = []
+    var lines = 0
+    var bytes = 0
+    for (index, line) in batch.enumerated() {
+      lines += 1
+      bytes += line.utf8.count + 1
+      if lines == most || bytes >= 16 << 10 {
+        ends.append(index + 1)
+        lines = 0
+        bytes = 0
+      }
+    }
+    if lines > 0 { ends.append(batch.count) }
+    return ends
+  }
+
   /// Shapes lines on `--jobs` threads.
   private func shapeAll(_ lines: [String]) throws -> [ShapeResult] {
     try ParallelMap.run(lines, jobs: output.jobs) { line in Result { try shape(line) } }.map { try $0.get() }
@@ -192,7 +218,7 @@ struct ShapeRequest {
   private func forEachBatch(_ body: ([String], Int) throws -> Void) throws {
     switch input {
     case .lines(let lines):
-      let size = 256
+      let size = 1024
       for start in stride(from: 0, to: lines.count, by: size) {
         try body(Array(lines[start..<min(start + size, lines.count)]), start + 1)
       }
@@ -206,7 +232,12 @@ struct ShapeRequest {
       var first = 1
       while true {
         var batch: [String] = []
-        while batch.count < 256, let line = try reader.next() { batch.append(line) }
+        // Up to 1,024 lines or 256 KiB of text, enough for several runs a thread.
+        var bytes = 0
+        while batch.count < 1024, bytes < 256 << 10, let line = try reader.next() {
+          bytes += line.utf8.count + 1
+          batch.append(line)
+        }
         if batch.isEmpty { return }
         try body(batch, first)
         first += batch.count

@@ -29,15 +29,16 @@ final class OrderedPipeline<Output: Sendable> {
   private var running: Bool
   private let workerCount: Int
   private let limit: Int
-  private let take: (Output) throws -> Void
+  private let take: (inout Output) throws -> Void
 
   private struct Queue: Sendable {
     var slots: [Slot] = []
     var next = 0
   }
 
-  /// A pipeline that hands each output, in order, to `take` (on the submitting thread).
-  init(workers: Int, limit: Int, take: @escaping (Output) throws -> Void) {
+  /// A pipeline that hands each output, in order, to `take` (on the submitting thread), which may
+  /// move parts out of it: the pipeline keeps no other copy.
+  init(workers: Int, limit: Int, take: @escaping (inout Output) throws -> Void) {
     workerCount = max(1, workers)
     self.limit = max(1, limit)
     self.take = take
@@ -109,9 +110,8 @@ final class OrderedPipeline<Output: Sendable> {
         break
       }
       head += 1
-      guard let output = slot.output else { continue }
-      slot.output = nil
-      try take(output)
+      guard var output = slot.output.take() else { continue }
+      try take(&output)
     }
     if head > 1024 {
       slots.removeFirst(head)
