@@ -9,8 +9,6 @@ public final class ShapeDocumentLines: @unchecked Sendable {
   /// What starts every line, up to the entry: kept outside any counted object, so that threads
   /// writing lines at once read it without each counting a reference to it.
   private let header: UnsafeMutableBufferPointer<UInt8>
-  /// Whether entries of one run without a trace take the compact writer's direct path.
-  private let direct: Bool
 
   /// A writer for documents of `font` and `options`.
   public init(font: ShapingFont, options: ShapeOptions, pattern: String? = nil) {
@@ -20,7 +18,6 @@ public final class ShapeDocumentLines: @unchecked Sendable {
     let header = document.compactHeader()
     self.header = .allocate(capacity: header.count)
     _ = self.header.initialize(from: header)
-    direct = !options.includeExtents
   }
 
   deinit { header.deallocate() }
@@ -38,7 +35,7 @@ public final class ShapeDocumentLines: @unchecked Sendable {
   package func append(_ entry: ShapeDocument.Entry, to buffer: inout ByteBuffer) {
     buffer.reserveCapacity(buffer.count + header.count + ShapeDocument.compactSizeEstimate(entry))
     buffer.append(UnsafeBufferPointer(header))
-    if direct, entry.result.runs.count == 1, entry.result.trace == nil {
+    if document.isDirect(entry.result, pretty: false) {
       ShapeDocument.appendCompactEntry(line: entry.line, result: entry.result, to: &buffer)
     } else {
       JSONWriter.continuing(&buffer, spaced: false) { w in document.writeEntry(entry, to: &w, pretty: false) }
@@ -196,10 +193,16 @@ public struct ShapeDocument: Sendable {
     w.endObject()
   }
 
+  /// Whether `result` is written by `appendCompactEntry`, straight into the buffer: one run, no
+  /// trace, no extents, in the compact layout.
+  fileprivate func isDirect(_ result: ShapeResult, pretty: Bool) -> Bool {
+    !pretty && result.runs.count == 1 && result.trace == nil && !options.includeExtents
+  }
+
   func writeEntry(_ entry: Entry, to w: inout JSONWriter, pretty: Bool) {
     func at(_ indent: Int) -> Int? { pretty ? indent : nil }
     let result = entry.result
-    if !pretty, result.runs.count == 1, result.trace == nil, !options.includeExtents {
+    if isDirect(result, pretty: pretty) {
       w.rawValue { ShapeDocument.appendCompactEntry(line: entry.line, result: result, to: &$0) }
       return
     }
