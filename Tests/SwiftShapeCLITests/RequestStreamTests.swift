@@ -63,32 +63,12 @@ struct RequestStreamTests {
 
   @Test func anAnswerComesBeforeTheNextRequestIsSent() throws {
     // A client that sends one request and waits for its answer must get it.
-    let process = Process()
-    process.executableURL = Repository.binary
-    process.arguments = ["shape", "--requests", "-", "--jobs", "2"]
-    process.currentDirectoryURL = Repository.fixtures
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    defer { if process.isRunning { process.terminate() } }
-    input.fileHandleForWriting.write(Data((#"{"id": 1, "text": "a"}"# + "\n").utf8))
-    let answered = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var line = Data()
-    DispatchQueue.global().async {
-      while !line.contains(0x0A) {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        line.append(chunk)
-      }
-      answered.signal()
-    }
-    #expect(answered.wait(timeout: .now() + 20) == .success, "no answer while the stream stays open")
-    #expect(String(decoding: line, as: UTF8.self).hasPrefix(#"{"id":1,"format":"swiftshape-shape""#))
-    try input.fileHandleForWriting.close()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    let conversation = try Conversation(["shape", "--requests", "-", "--jobs", "2"])
+    conversation.send(#"{"id": 1, "text": "a"}"# + "\n")
+    let answer = conversation.answers(lines: 1)
+    #expect(answer != nil, "no answer while the stream stays open")
+    #expect(answer?.hasPrefix(#"{"id":1,"format":"swiftshape-shape""#) == true)
+    #expect(try conversation.finish() == 0)
   }
 
   @Test func aMissingRequestsFileIsAnError() throws {

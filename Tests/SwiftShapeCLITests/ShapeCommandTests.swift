@@ -114,6 +114,20 @@ struct ShapeCommandTests {
     }
   }
 
+  /// Text typed or piped in slowly is answered line by line, as hb-shape does: each line's result
+  /// comes out before the next line is sent.
+  @Test(arguments: ["1", "2"])
+  func eachLineOfAnOpenStreamIsAnswered(jobs: String) throws {
+    let conversation = try Conversation([
+      "shape", "-O", "text", "--jobs", jobs, "--font-file", "fonts/NotoSans-Latin.ttf",
+    ])
+    conversation.send("office\n")
+    #expect(conversation.answers(lines: 1) == "[o=0+605|f_f_i=1+946|c=4+480|e=5+564]\n")
+    conversation.send("fi\n")
+    #expect(conversation.answers(lines: 2) == "[o=0+605|f_f_i=1+946|c=4+480|e=5+564]\n[fi=0+602]\n")
+    #expect(try conversation.finish() == 0)
+  }
+
   @Test func clusterUnitsAreSelectable() throws {
     func clusters(_ unit: String) throws -> [Int] {
       let result = try swiftshape([

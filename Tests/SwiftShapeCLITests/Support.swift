@@ -66,6 +66,51 @@ func swiftshape(_ arguments: [String], stdin: Data = Data(), in directory: URL =
   try run(Repository.binary, arguments, stdin: stdin, in: directory)
 }
 
+/// A running `swiftshape` whose standard input stays open: a test sends it lines and waits for its
+/// answers, as a program driving it would.
+final class Conversation: @unchecked Sendable {
+  // @unchecked: `received` is written by one reading task at a time, which `answers` waits for.
+  let process = Process()
+  private let input = Pipe()
+  private let output = Pipe()
+  private var received = Data()
+
+  init(_ arguments: [String]) throws {
+    process.executableURL = Repository.binary
+    process.arguments = arguments
+    process.currentDirectoryURL = Repository.fixtures
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+  }
+
+  deinit { if process.isRunning { process.terminate() } }
+
+  func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+
+  /// What came out once it holds `count` lines, or nil when they have not come in 20 seconds.
+  func answers(lines count: Int) -> String? {
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      while self.received.filter({ $0 == 0x0A }).count < count {
+        let chunk = self.output.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        self.received.append(chunk)
+      }
+      done.signal()
+    }
+    guard done.wait(timeout: .now() + 20) == .success else { return nil }
+    return String(decoding: received, as: UTF8.self)
+  }
+
+  /// Closes standard input and returns the exit status.
+  func finish() throws -> Int32 {
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+}
+
 /// HarfBuzz's own tools, when installed (the README's test command installs libharfbuzz-bin).
 enum HarfBuzzTools {
   static let hbShape: URL? = find("hb-shape")

@@ -135,6 +135,10 @@ struct ShapeRequest {
             buffer.removeAll()
           }
         }
+      } waiting: {
+        out.write(buffer)
+        buffer.removeAll()
+        try out.flush()
       }
       return
     }
@@ -179,6 +183,9 @@ struct ShapeRequest {
             return (buffer, nil)
           }
         }
+      } waiting: {
+        try pipeline.finish()
+        try out.flush()
       }
     } catch {
       try pipeline.finish()
@@ -214,8 +221,13 @@ struct ShapeRequest {
   }
 
   /// Calls `body` with the input's lines in batches, each with the number of its first line; a
-  /// stream is read a batch at a time, with a progress bar on a terminal.
-  private func forEachBatch(_ body: ([String], Int) throws -> Void) throws {
+  /// stream is read a batch at a time, with a progress bar on a terminal. Before reading waits
+  /// for input (standard input or a pipe that has nothing more yet), `waiting` is called, to
+  /// write out the results of the lines read so far: each line is answered as it comes, as
+  /// hb-shape does.
+  private func forEachBatch(
+    _ body: ([String], Int) throws -> Void, waiting: () throws -> Void = {}
+  ) throws {
     switch input {
     case .lines(let lines):
       let size = 1024
@@ -231,12 +243,15 @@ struct ShapeRequest {
       defer { progress?.finish() }
       var first = 1
       while true {
+        if reader.wouldWait { try waiting() }
         var batch: [String] = []
-        // Up to 1,024 lines or 256 KiB of text, enough for several runs a thread.
+        // Up to 1,024 lines or 256 KiB of text, enough for several runs a thread, or the lines
+        // there are before the next would wait.
         var bytes = 0
         while batch.count < 1024, bytes < 256 << 10, let line = try reader.next() {
           bytes += line.utf8.count + 1
           batch.append(line)
+          if reader.wouldWait { break }
         }
         if batch.isEmpty { return }
         try body(batch, first)

@@ -37,6 +37,12 @@ enum IO {
     return bytes
   }
 
+  /// Whether reading `descriptor` now would return at once (input is there, or its end).
+  static func hasInput(descriptor: Int32) -> Bool {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, 0) > 0
+  }
+
   /// Reads what is available, up to 64 KiB; empty at the end of the input.
   static func readChunk(descriptor: Int32, name: String) throws -> [UInt8] {
     try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 16) { buffer in

@@ -44,6 +44,12 @@ struct TextLines {
     reader = LineReader(descriptor: descriptor, maximumLength: maximumLength)
   }
 
+  /// Whether the next line would wait for input: none is read yet and none is there (standard
+  /// input or a pipe whose writer is slower than shaping, or a person typing).
+  var wouldWait: Bool {
+    size == nil && !reader.hasBufferedLine && !IO.hasInput(descriptor: descriptor)
+  }
+
   /// Closes the file.
   func close() {
     if ownsDescriptor { _ = Glibc_close(descriptor) }
