@@ -23,15 +23,16 @@ extension Font {
     if features.isEmpty, shapers == nil {
       // The common call, without making the arrays below.
       succeeded = hb_shape_full(pointer, buffer.pointer, nil, 0, nil) != 0
-    } else if let shapers {
-      let strings = shapers.map { strdup($0) }
-      defer { strings.forEach { free($0) } }
-      var list: [UnsafePointer<CChar>?] = strings.map { UnsafePointer($0) } + [nil]
-      let rawFeatures = features.map(\.raw)
-      succeeded = hb_shape_full(pointer, buffer.pointer, rawFeatures, UInt32(rawFeatures.count), &list) != 0
     } else {
       let rawFeatures = features.map(\.raw)
-      succeeded = hb_shape_full(pointer, buffer.pointer, rawFeatures, UInt32(rawFeatures.count), nil) != 0
+      if let shapers {
+        let strings = shapers.map { strdup($0) }
+        defer { strings.forEach { free($0) } }
+        var list: [UnsafePointer<CChar>?] = strings.map { UnsafePointer($0) } + [nil]
+        succeeded = hb_shape_full(pointer, buffer.pointer, rawFeatures, UInt32(rawFeatures.count), &list) != 0
+      } else {
+        succeeded = hb_shape_full(pointer, buffer.pointer, rawFeatures, UInt32(rawFeatures.count), nil) != 0
+      }
     }
     guard succeeded else {
       throw HarfBuzzError(

@@ -68,9 +68,12 @@ struct TextLines {
   /// stops the request before anything is written. (Standard input and pipes are read once, as
   /// they come; a file only once too, when its size is not known.)
   static func check(path: String, maximumLength: Int) throws {
+    // Anything but a regular file is not opened here: a FIFO opened and closed twice could lose
+    // its writer's bytes.
+    var info = stat()
+    guard path != "-", stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
     var lines = try TextLines(path: path, maximumLength: maximumLength)
     defer { lines.close() }
-    guard lines.size != nil else { return }
     while try lines.nextBytes() != nil {}
   }
 
