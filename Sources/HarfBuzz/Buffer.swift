@@ -179,20 +179,45 @@ public final class Buffer {
 
   /// How characters are grouped into clusters. The corresponding C type is
   /// `hb_buffer_cluster_level_t`.
-  public enum ClusterLevel: Int, Sendable, Hashable, CaseIterable, Codable {
+  ///
+  /// HarfBuzz defines three levels (`allCases`); it takes any other value too, as hb-shape's
+  /// `--cluster-level` passes it on, and treats it as unlike each of the three wherever it
+  /// compares.
+  public struct ClusterLevel: RawRepresentable, Sendable, Hashable, CaseIterable, Codable {
+    /// The level's number: 0, 1 or 2 for HarfBuzz's own.
+    public var rawValue: Int32
+
+    /// The level of this number, defined or not.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
     /// Marks and base merged, clusters monotone (HarfBuzz's default).
-    case monotoneGraphemes = 0
+    public static let monotoneGraphemes = ClusterLevel(rawValue: 0)
     /// Clusters monotone, marks kept apart.
-    case monotoneCharacters = 1
+    public static let monotoneCharacters = ClusterLevel(rawValue: 1)
     /// Every character its own cluster, clusters in glyph order.
-    case characters = 2
+    public static let characters = ClusterLevel(rawValue: 2)
+
+    /// The levels HarfBuzz defines.
+    public static let allCases: [ClusterLevel] = [.monotoneGraphemes, .monotoneCharacters, .characters]
+
+    /// The defined level of this number, nil for any other.
+    public init?(defined rawValue: Int) {
+      guard let level = ClusterLevel.allCases.first(where: { Int($0.rawValue) == rawValue }) else {
+        return nil
+      }
+      self = level
+    }
+
+    /// Whether HarfBuzz defines this level.
+    public var isDefined: Bool { ClusterLevel.allCases.contains(self) }
   }
 
   /// The cluster level. The corresponding C function is `hb_buffer_set_cluster_level`.
   public var clusterLevel: ClusterLevel {
-    get { ClusterLevel(rawValue: Int(hb_buffer_get_cluster_level(pointer).rawValue)) ?? .monotoneGraphemes }
+    get { ClusterLevel(rawValue: Int32(bitPattern: hb_buffer_get_cluster_level(pointer).rawValue)) }
     set {
-      hb_buffer_set_cluster_level(pointer, hb_buffer_cluster_level_t(rawValue: UInt32(newValue.rawValue)))
+      hb_buffer_set_cluster_level(
+        pointer, hb_buffer_cluster_level_t(rawValue: UInt32(bitPattern: newValue.rawValue)))
       hasSettings = true
     }
   }

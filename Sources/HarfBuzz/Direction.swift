@@ -26,6 +26,14 @@ public enum Direction: String, Sendable, Hashable, CaseIterable, Codable, Custom
     self = direction
   }
 
+  /// What HarfBuzz makes of the string, with no check of its own: a direction by the first letter,
+  /// nil where HarfBuzz gives `HB_DIRECTION_INVALID` (hb-shape then guesses the direction).
+  ///
+  /// The corresponding C function is `hb_direction_from_string`.
+  public init?(harfBuzzString string: String) {
+    self.init(hb_direction_from_string(string, Int32(clamping: string.utf8.count)))
+  }
+
   init?(_ raw: hb_direction_t) {
     switch raw {
     case HB_DIRECTION_LTR: self = .leftToRight

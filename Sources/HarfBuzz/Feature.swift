@@ -41,6 +41,19 @@ public struct Feature: Hashable, Sendable, HarfBuzzSyntax {
     self.init(OpenTypeTag(rawValue: raw.tag), value: raw.value, start: raw.start, end: raw.end)
   }
 
+  /// What HarfBuzz makes of the string, nil where it does not parse: `init(parsing:)` without the
+  /// error, for lists that skip what does not parse, as hb-shape's `--features` does.
+  ///
+  /// The corresponding C function is `hb_feature_from_string`.
+  public init?(harfBuzzString string: Substring) {
+    var raw = hb_feature_t()
+    let parsed = String(string).withCString {
+      hb_feature_from_string($0, Int32(clamping: string.utf8.count), &raw)
+    }
+    guard !string.isEmpty, parsed != 0 else { return nil }
+    self.init(OpenTypeTag(rawValue: raw.tag), value: raw.value, start: raw.start, end: raw.end)
+  }
+
   var raw: hb_feature_t { hb_feature_t(tag: tag.rawValue, value: value, start: start, end: end) }
 
   /// The feature in HarfBuzz's syntax, as `hb_feature_to_string` writes it.
@@ -81,6 +94,19 @@ public struct Variation: Hashable, Sendable, HarfBuzzSyntax {
       throw HarfBuzzError(
         .invalidSyntax, input: string, reason: "not a variation (e.g. wght=700, wdth=75.5)")
     }
+    self.init(OpenTypeTag(rawValue: raw.tag), raw.value)
+  }
+
+  /// What HarfBuzz makes of the string, nil where it does not parse; unlike `init(parsing:)`, a
+  /// value that is not finite is kept, as hb-shape's `--variations` keeps it.
+  ///
+  /// The corresponding C function is `hb_variation_from_string`.
+  public init?(harfBuzzString string: Substring) {
+    var raw = hb_variation_t()
+    let parsed = String(string).withCString {
+      hb_variation_from_string($0, Int32(clamping: string.utf8.count), &raw)
+    }
+    guard !string.isEmpty, parsed != 0 else { return nil }
     self.init(OpenTypeTag(rawValue: raw.tag), raw.value)
   }
 

@@ -50,6 +50,16 @@ public struct Language: Hashable, @unchecked Sendable, CustomStringConvertible {
 
   /// A language HarfBuzz returned: shaping results carry one each, so nothing is made until the
   /// tag is read.
+  /// What HarfBuzz makes of the string, with no check of its own: lowercased, `_` read as `-`,
+  /// cut at the first character that is not a letter, digit, `-` or `_`; nil where HarfBuzz gives
+  /// `HB_LANGUAGE_INVALID` (an empty string), for which hb-shape uses the default language.
+  ///
+  /// The corresponding C function is `hb_language_from_string`.
+  public init?(harfBuzzString string: String) {
+    guard let raw = hb_language_from_string(string, Int32(clamping: string.utf8.count)) else { return nil }
+    self.init(raw)
+  }
+
   init(_ raw: hb_language_t) {
     self.raw = raw
   }

@@ -14,6 +14,18 @@ public struct Script: Hashable, Sendable, CustomStringConvertible {
     self.tag = OpenTypeTag(rawValue: hb_script_from_iso15924_tag(tag.rawValue).rawValue)
   }
 
+  /// What HarfBuzz makes of the string, with no check of its own: a tag from its first four
+  /// characters, canonical case, `Zzzz` (unknown) for a tag that does not look like a script's;
+  /// nil where HarfBuzz gives `HB_SCRIPT_INVALID` (an empty string), which hb-shape guesses from
+  /// the text.
+  ///
+  /// The corresponding C function is `hb_script_from_string`.
+  public init?(harfBuzzString string: String) {
+    let raw = hb_script_from_string(string, Int32(clamping: string.utf8.count))
+    guard raw != HB_SCRIPT_INVALID else { return nil }
+    self.init(raw)
+  }
+
   init(_ raw: hb_script_t) { tag = OpenTypeTag(rawValue: raw.rawValue) }
 
   /// Parses a four-letter ISO 15924 code, in any case (`arab`, `Arab`, `ARAB`).

@@ -8,14 +8,27 @@ public enum FontSize: Sendable, Hashable, Codable {
   /// point), the font's point size (ptem) is set too.
   case points(Double)
   /// An explicit scale, x and y, as hb-shape's `--font-size`: positions are in 1/scale em.
+  /// `unitsPerEmScale` on an axis stands for the face's units per em, as 2147483647 does in
+  /// hb-shape.
   case scale(x: Int32, y: Int32)
 
-  /// Parses hb-shape's `--font-size` syntax: `upem`, or one or two numbers (x and y, separated by a
-  /// space or a comma), which hb-shape truncates to integers.
+  /// The scale that stands for the face's units per em (hb-shape's `FONT_SIZE_UPEM`).
+  public static let unitsPerEmScale = Int32.max
+
+  /// The rule every font size given as a number follows (`--font-size`, and `font_size` in
+  /// fixtures and requests): one or two numbers from 1 to 2147483520, truncated to integers the
+  /// way hb-shape makes them a scale (through a 32-bit float, so past 16777216 a scale is
+  /// rounded to what a float holds, and 2147483520 is the largest float below 2^31). hb-shape also takes 0, which makes every position 0, and
+  /// negative sizes, which mirror the text; SwiftShape refuses both (run as `hb-shape`, they are
+  /// taken as hb-shape takes them).
+  public static let rule = "'upem', or one or two numbers (x, y) from 1 to 2147483520"
+
+  /// Parses hb-shape's `--font-size` syntax: `upem`, or one or two numbers (x and y, separated by
+  /// a space or a comma), following `rule`.
   ///
-  /// - Throws: `ShapingError` of kind `.invalidArgument` for anything else, 0, or a value past the
-  ///   range of a 32-bit scale.
-  public init(parsing text: String) throws {
+  /// - Parameter name: what the error names the value by (`font_size` in a fixture).
+  /// - Throws: `ShapingError` of kind `.invalidArgument` for anything else.
+  public init(parsing text: String, name: String = "--font-size") throws {
     if text == "upem" {
       self = .unitsPerEm
       return
@@ -23,13 +36,30 @@ public enum FontSize: Sendable, Hashable, Codable {
     let parts = text.split(whereSeparator: { $0 == " " || $0 == "," })
     let values = parts.compactMap { Double($0) }
     guard (1...2).contains(parts.count), values.count == parts.count,
-      values.allSatisfy({ $0.isFinite && abs($0) >= 1 && abs($0) <= Double(Int32.max) })
+      values.allSatisfy({ $0.isFinite && $0 >= 1 && $0 <= 2_147_483_520 })
     else {
       throw ShapingError(
-        .invalidArgument, input: "--font-size=\(text)",
-        reason: "not a font size ('upem', or one or two numbers from 1 to 2147483647)")
+        .invalidArgument, input: name == "--font-size" ? "--font-size=\(text)" : "\(name) \(text)",
+        reason: "not a font size (\(FontSize.rule))")
     }
-    self = .scale(x: Int32(values[0]), y: Int32(values.count == 2 ? values[1] : values[0]))
+    self = .scale(x: FontSize.scale(values[0]), y: FontSize.scale(values.count == 2 ? values[1] : values[0]))
+  }
+
+  /// A number from 1 to 2147483520 made a scale as hb-shape makes it: `(int) scalbnf(size, 0)`.
+  private static func scale(_ value: Double) -> Int32 { Int32(Float(value).rounded(.towardZero)) }
+
+  /// The rule point sizes follow (`--size`, and `points` in fixtures and requests).
+  public static let pointsRule = "a number of points above 0, up to 33554431"
+
+  /// A point size, checked against `pointsRule`.
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` naming `input` for any other value.
+  public static func checkedPoints(_ points: Double, input: String) throws -> FontSize {
+    // The scale is the size × 64, which must fit HarfBuzz's 32-bit scale.
+    guard points.isFinite, points > 0, points * 64 <= Double(Int32.max) else {
+      throw ShapingError(.invalidArgument, input: input, reason: "not a point size (\(FontSize.pointsRule))")
+    }
+    return .points(points)
   }
 
   /// The unit positions come out in, given the face's units per em.
@@ -37,8 +67,9 @@ public enum FontSize: Sendable, Hashable, Codable {
     switch self {
     case .unitsPerEm: .fontUnits(unitsPerEm: upem)
     case .points(let points): .fixed26_6(points: points)
-    case .scale(let x, let y):
-      Int(x) == upem && Int(y) == upem ? .fontUnits(unitsPerEm: upem) : .scaled(x: x, y: y)
+    case .scale:
+      scale(unitsPerEm: upem) == (Int32(clamping: upem), Int32(clamping: upem))
+        ? .fontUnits(unitsPerEm: upem) : .scaled(x: scale(unitsPerEm: upem).x, y: scale(unitsPerEm: upem).y)
     }
   }
 
@@ -48,7 +79,11 @@ public enum FontSize: Sendable, Hashable, Codable {
     case .unitsPerEm: (Int32(clamping: upem), Int32(clamping: upem))
     case .points(let points):
       (Int32(clamping: Int64((points * 64).rounded())), Int32(clamping: Int64((points * 64).rounded())))
-    case .scale(let x, let y): (x, y)
+    case .scale(let x, let y):
+      (
+        x == FontSize.unitsPerEmScale ? Int32(clamping: upem) : x,
+        y == FontSize.unitsPerEmScale ? Int32(clamping: upem) : y
+      )
     }
   }
 }

@@ -36,6 +36,11 @@ public final class ShapingFont: Sendable {
     public var functions: Font.Functions = .openType
     /// FreeType load flags for `.freeType` functions (hb-shape's default, 2, is no hinting).
     public var freeTypeLoadFlags: Int32 = 2
+    /// Whether any scale, slant and point size is handed to HarfBuzz as it is, as hb-shape hands
+    /// them (a scale of 0 makes every position 0, a negative one mirrors, a point size may be
+    /// negative); by default a scale of 0, a slant past ±64 and a negative or infinite point size
+    /// are refused.
+    public var allowsAnyValue = false
 
     public init(size: FontSize = .unitsPerEm, variations: [Variation] = []) {
       self.size = size
@@ -155,6 +160,7 @@ public final class ShapingFont: Sendable {
   }
 
   private static func check(_ options: Options) throws {
+    if options.allowsAnyValue, !isPoints(options.size) { return }
     switch options.size {
     case .unitsPerEm: break
     case .points(let points):
@@ -177,6 +183,11 @@ public final class ShapingFont: Sendable {
       throw ShapingError(
         .invalidArgument, input: "\(options.pointSize)", reason: "the point size must be 0 or more")
     }
+  }
+
+  private static func isPoints(_ size: FontSize) -> Bool {
+    if case .points = size { return true }
+    return false
   }
 }
 

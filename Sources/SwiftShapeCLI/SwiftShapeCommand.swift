@@ -42,6 +42,8 @@ struct SwiftShapeCommand: ParsableCommand {
     case .render(let settings)?:
       do { try settings.run() } catch { Diagnostics.exit(with: error, command: Render.self) }
       return
+    case .refused(let error)?:
+      Diagnostics.exit(with: error, command: Shape.self)
     case nil:
       break
     }
@@ -74,6 +76,9 @@ struct SwiftShapeCommand: ParsableCommand {
   enum FastCommand: Equatable {
     case shape(ShapeSettings)
     case render(RenderSettings)
+    /// Arguments the drop-in `hb-shape` refuses: ArgumentParser, which reads values its own way
+    /// (`1e999` is infinity to it, out of range to GLib), must not take them instead.
+    case refused(ShapingError)
   }
 
   /// The command for arguments that ask to shape or draw, parsed by the fast parser; nil for
@@ -98,6 +103,16 @@ struct SwiftShapeCommand: ParsableCommand {
     if subcommand == "render" {
       return (try? FastParsers.render.parse(arguments)).map(FastCommand.render)
     }
-    return (try? FastParsers.shape.parse(arguments)).map(FastCommand.shape)
+    guard Persona.current == .hbShape else {
+      return (try? FastParsers.shape.parse(arguments)).map(FastCommand.shape)
+    }
+    do {
+      return .shape(try FastParsers.shape.parse(arguments, persona: .hbShape))
+    } catch let error as ShapingError {
+      return .refused(error)
+    } catch {
+      // Checks ArgumentParser words its own way (a font given twice): its message.
+      return nil
+    }
   }
 }

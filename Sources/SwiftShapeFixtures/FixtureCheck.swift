@@ -124,9 +124,9 @@ extension Fixture {
   {
     var fontOptions = ShapingFont.Options()
     if let points = settings.points {
-      fontOptions.size = .points(points)
+      fontOptions.size = try FontSize.checkedPoints(points, input: "points \(points)")
     } else if let size = settings.fontSize {
-      fontOptions.size = try FontSize(parsing: size)
+      fontOptions.size = try FontSize(parsing: size, name: "font_size")
     }
     if let variations = settings.variations {
       fontOptions.variations = try parsed("variations") { try variations.map(Variation.init(parsing:)) }
@@ -143,8 +143,17 @@ extension Fixture {
         file.hasPrefix("/") || override != nil || folder == "." ? file : normalized("\(folder)/\(file)")
       font = try cache.font(file: path, faceIndex: settings.faceIndex ?? 0, options: fontOptions)
     } else if let pattern = settings.fontPattern {
-      let match = try FontLocator.match(pattern)
-      font = try cache.font(file: match.file, faceIndex: match.faceIndex, options: fontOptions)
+      switch try FontLocator.resolve(pattern) {
+      case .file(let file, _):
+        font = try cache.font(file: file, faceIndex: settings.faceIndex ?? 0, options: fontOptions)
+      case .match(let match):
+        if let instance = match.namedInstance {
+          fontOptions.variations =
+            try FontLocator.variations(ofInstance: instance, file: match.file, faceIndex: match.faceIndex)
+            + fontOptions.variations
+        }
+        font = try cache.font(file: match.file, faceIndex: match.faceIndex, options: fontOptions)
+      }
     } else {
       font = try ShapingFont.defaultFont(options: fontOptions)
     }
@@ -159,7 +168,7 @@ extension Fixture {
     if let language = settings.language {
       options.language = try parsed("language") { try Language(parsing: language) }
     }
-    if let level = settings.clusterLevel, let value = Buffer.ClusterLevel(rawValue: level) {
+    if let level = settings.clusterLevel, let value = Buffer.ClusterLevel(defined: level) {
       options.clusterLevel = value
     }
     if let unit = settings.clusterUnit {

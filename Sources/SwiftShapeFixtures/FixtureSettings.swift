@@ -107,7 +107,8 @@ public struct FixtureSettings: Sendable, Hashable {
         if let text = value.string {
           fontSize = text
         } else if let number = value.number {
-          fontSize = String(Int(number))
+          // A whole number as an integer (12, not 12.0); any other (1e300 too) as Swift writes it.
+          fontSize = number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
         } else {
           throw fail(key, "a string or a number")
         }

@@ -2,6 +2,12 @@ import CFontconfig
 import HarfBuzz
 import SwiftShape
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Finds installed fonts by fontconfig pattern (`DejaVu Sans:bold`, `Noto Sans Arabic`,
 /// `monospace`, `:lang=hi`), as `fc-match` and `fc-list` do.
 ///
@@ -61,6 +67,32 @@ public enum FontLocator {
         }
       return match
     }
+  }
+
+  /// What a `--font` value (or a fixture's or request's `{"pattern": …}`) names.
+  public enum Resolution: Sendable, Hashable {
+    /// A font file, by the path given; `note` says when the value is also an installed family's
+    /// name.
+    case file(String, note: String?)
+    /// The font fontconfig picks for the value as a pattern.
+    case match(Match)
+  }
+
+  /// What a `--font` value names: the font file itself when the value is the path of an existing
+  /// file, else the font fontconfig picks for it as a pattern (`match(_:)`). A path without a `/`
+  /// that is also the name of an installed family is ambiguous: the file is taken, with a note.
+  ///
+  /// - Throws: as `match(_:)`, for a value that names no file.
+  public static func resolve(_ value: String) throws -> Resolution {
+    var info = stat()
+    guard stat(value, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .match(try match(value)) }
+    guard !value.contains("/"), let family = try? match(value), !family.isSubstitute,
+      family.families.contains(where: { $0.lowercased() == value.lowercased() })
+    else { return .file(value, note: nil) }
+    return .file(
+      value,
+      note:
+        "'\(value)' names a file and an installed family; the file is used (write ./\(value) for the file)")
   }
 
   /// Every installed font face matching a pattern (all of them for an empty pattern), as

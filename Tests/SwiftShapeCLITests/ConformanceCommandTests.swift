@@ -77,3 +77,38 @@ struct ConformanceCommandTests {
     #expect(summary.hasSuffix(" passed, 0 failed, 136 skipped"), "\(summary)")
   }
 }
+
+/// `.tests` files written for hb-shape pass as with hb-shape: option values are read as hb-shape
+/// reads them (quoted feature lists, items HarfBuzz cannot parse, C's number syntax).
+@Suite("swiftshape conformance: hb-shape's option syntax")
+struct ConformanceSyntaxTests {
+  static let file = "conformance/hb-shape-syntax/quoted-features.tests"
+
+  @Test func quotedFeatureListsPass() throws {
+    let result = try swiftshape(["conformance", Self.file])
+    #expect(result.status == 0, "\(result.out)")
+    #expect(result.out == "17 passed, 0 failed, 0 skipped\n")
+  }
+
+  /// The file's expectations are hb-shape's: each line run as HarfBuzz's runner runs it.
+  @Test(.enabled(if: HarfBuzzTools.hbShape != nil, "hb-shape is not installed"))
+  func expectationsAreHBShapes() throws {
+    let folder = Repository.fixtures.appendingPathComponent("conformance/hb-shape-syntax")
+    let lines = try String(contentsOf: Repository.fixtures.appendingPathComponent(Self.file), encoding: .utf8)
+      .split(separator: "\n").filter { !$0.hasPrefix("#") }
+    #expect(lines.count == 17)
+    for line in lines {
+      let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+      for functions in ["ft", "ot"] {
+        let arguments =
+          [
+            fields[0], "--shaper=ot", "--verify", "--unsafe-to-concat", "--font-funcs=\(functions)",
+            "--unicodes",
+          ]
+          + [fields[2]] + fields[1].split(separator: " ").map(String.init)
+        let theirs = try run(HarfBuzzTools.hbShape!, arguments, in: folder)
+        #expect(theirs.out == fields[3] + "\n", "\(line)")
+      }
+    }
+  }
+}

@@ -12,8 +12,13 @@ import SwiftShape
 struct Batch {
   /// Arguments given with `--batch`, placed before every request's own.
   var defaults: [String]
+  /// How option values are read (as hb-shape reads them when run under its name).
+  var persona: Persona
   /// The longest request line.
   var maximumLength = TextLimits.defaultMaximum
+  /// The most `--num-iterations` a request may ask for (`--max-iterations` given with `--batch`;
+  /// a request's own is not taken).
+  var maximumIterations = OutputSettings.defaultMaximumIterations
 
   func run() throws {
     let out = Output.standardOutput()
@@ -50,19 +55,25 @@ struct Batch {
     guard !arguments.isEmpty else {
       throw ShapingError(.invalidArgument, input: "request", reason: "empty request")
     }
-    let command = try FastParsers.shape.parse(defaults + arguments)
+    let command = try FastParsers.shape.parse(defaults + arguments, persona: persona)
     guard !command.batch, command.output.outputFile == nil, !command.shaping.listShapers else {
       throw ShapingError(
         .invalidArgument, input: "request",
         reason: "--batch, --output-file and --list-shapers cannot be used in a request")
+    }
+    guard command.output.iterations <= maximumIterations else {
+      throw ShapingError(
+        .invalidArgument, input: "--num-iterations=\(command.output.iterations)",
+        reason: "more than a request may ask for (\(maximumIterations), --max-iterations given with --batch)")
     }
     return try ShapeRequest(command, fonts: fonts, standardInputAllowed: false, defaultFormat: .text)
   }
 
   private let fonts = FontCache()
 
-  init(defaults: [String]) {
+  init(defaults: [String], persona: Persona) {
     self.defaults = defaults
+    self.persona = persona
   }
 }
 

@@ -86,10 +86,10 @@ struct ConformanceRunner {
     for functions in ["ft", "ot"] {
       let output: String
       do {
-        let command = try FastParsers.shape.parse(test.arguments(fontFunctions: functions))
-        // As hb-shape runs them: what hb-shape accepts is accepted (a face index past the end).
+        // As hb-shape runs them: what hb-shape accepts is accepted, with hb-shape's meaning.
+        let command = try FastParsers.shape.parse(test.arguments(fontFunctions: functions), persona: .hbShape)
         let request = try ShapeRequest(
-          command, fonts: fonts, standardInputAllowed: false, defaultFormat: .text, lenient: true)
+          command, fonts: fonts, standardInputAllowed: false, defaultFormat: .text)
         let memory = Output.memory()
         try request.run(to: memory)
         output = String(

@@ -16,12 +16,14 @@ struct FastParser<Settings: ShapingCommandSettings>: Sendable {
   let action: @Sendable (String) -> Action?
 
   /// The settings for `arguments`, in hb-shape's syntax: `--name=value`, `--name value`,
-  /// `-u value`, flags, and up to two positional arguments (`--` ends the options).
+  /// `-u value`, flags, and up to two positional arguments (`--` ends the options). Values are
+  /// read as `persona` reads them: strictly, or as hb-shape does (`HBShapeSyntax`).
   ///
   /// - Throws: `ShapingError` of kind `.invalidArgument` for an unknown option, a missing or
   ///   malformed value, or a third positional argument; the settings' validation errors.
-  func parse(_ arguments: [String]) throws -> Settings {
+  func parse(_ arguments: [String], persona: Persona = .swiftshape) throws -> Settings {
     var settings = Settings()
+    settings.persona = persona
     var positionals: [String] = []
     var index = 0
     var optionsEnded = false
@@ -95,7 +97,12 @@ enum FastParsers {
     case "--show-flags": return .flag { $0.output.showFlags = true }
     case "--ned": return .flag { $0.output.noExtraData = true }
     case "-V", "--trace": return .flag { $0.output.trace = true }
-    case "-n", "--num-iterations": return .value { $0.output.iterations = try number($1, name) }
+    case "-n", "--num-iterations":
+      return .value {
+        $0.output.iterations =
+          try $0.persona == .hbShape ? Int(hbNumber($1, name, HBShapeSyntax.unsigned)) : number($1, name)
+      }
+    case "--max-iterations": return .value { $0.output.maximumIterations = try number($1, name) }
     case "--jobs": return .value { $0.output.jobs = try number($1, name) }
     case "--batch": return .flag { $0.batch = true }
     case "--requests": return .value { $0.requests = $1 }
@@ -126,14 +133,24 @@ enum FastParsers {
     case "--font-file": return .value { $0.font.fontFile = $1 }
     case "--font": return .value { $0.font.pattern = $1 }
     case "--strict": return .flag { $0.font.strict = true }
-    case "--face-index": return .value { $0.font.faceIndex = try number($1, name) }
+    case "--face-index":
+      return .value {
+        $0.font.faceIndex =
+          try $0.persona == .hbShape ? Int(hbNumber($1, name, HBShapeSyntax.unsigned)) : number($1, name)
+      }
     case "--font-size": return .value { $0.font.fontSize = $1 }
     case "--size": return .value { $0.font.points = try number($1, name) }
     case "--font-ppem": return .value { $0.font.ppem = $1 }
-    case "--font-ptem": return .value { $0.font.pointSize = try number($1, name) }
-    case "--font-slant": return .value { $0.font.slant = try number($1, name) }
+    case "--font-ptem":
+      return .value { $0.font.pointSize = try $0.persona == .hbShape ? hbDouble($1, name) : number($1, name) }
+    case "--font-slant":
+      return .value { $0.font.slant = try $0.persona == .hbShape ? hbDouble($1, name) : number($1, name) }
     case "--font-funcs": return .value { $0.font.fontFuncs = $1 }
-    case "--ft-load-flags": return .value { $0.font.freeTypeLoadFlags = try number($1, name) }
+    case "--ft-load-flags":
+      return .value {
+        $0.font.freeTypeLoadFlags =
+          try $0.persona == .hbShape ? hbNumber($1, name, HBShapeSyntax.integer) : number($1, name)
+      }
     case "--variations": return .value { $0.font.variations = $1 }
     // Text options.
     case "--text": return .value { $0.text.text = $1 }
@@ -156,11 +173,23 @@ enum FastParsers {
     case "--eot": return .flag { $0.shaping.endOfText = true }
     case "--preserve-default-ignorables": return .flag { $0.shaping.preserveDefaultIgnorables = true }
     case "--remove-default-ignorables": return .flag { $0.shaping.removeDefaultIgnorables = true }
-    case "--invisible-glyph": return .value { $0.shaping.invisibleGlyph = try number($1, name) }
-    case "--not-found-glyph": return .value { $0.shaping.notFoundGlyph = try number($1, name) }
+    case "--invisible-glyph":
+      return .value {
+        $0.shaping.invisibleGlyph =
+          try $0.persona == .hbShape ? hbNumber($1, name, HBShapeSyntax.unsigned) : number($1, name)
+      }
+    case "--not-found-glyph":
+      return .value {
+        $0.shaping.notFoundGlyph =
+          try $0.persona == .hbShape ? hbNumber($1, name, HBShapeSyntax.unsigned) : number($1, name)
+      }
     case "--utf8-clusters": return .flag { $0.shaping.utf8Clusters = true }
     case "--cluster-unit": return .value { $0.shaping.clusterUnit = $1 }
-    case "--cluster-level": return .value { $0.shaping.clusterLevel = try number($1, name) }
+    case "--cluster-level":
+      return .value {
+        $0.shaping.clusterLevel =
+          try $0.persona == .hbShape ? Int(hbNumber($1, name, HBShapeSyntax.integer)) : number($1, name)
+      }
     case "--normalize-glyphs": return .flag { $0.shaping.normalizeGlyphs = true }
     case "--unsafe-to-concat": return .flag { $0.shaping.unsafeToConcat = true }
     case "--safe-to-insert-tatweel": return .flag { $0.shaping.safeToInsertTatweel = true }
@@ -176,6 +205,20 @@ private func number<T: LosslessStringConvertible>(_ value: String, _ option: Str
     throw ShapingError(
       .invalidArgument, input: "\(option) '\(value)'",
       reason: "not a valid \(T.self == Double.self ? "number" : "integer")")
+  }
+  return number
+}
+
+/// A double option as hb-shape reads it. (Typed, so that the value cannot be taken as an
+/// optional number when the setting is optional.)
+private func hbDouble(_ value: String, _ option: String) throws -> Double {
+  try hbNumber(value, option, HBShapeSyntax.double)
+}
+
+/// An option's number as hb-shape reads it (GLib's option parser), or GLib's error for it.
+private func hbNumber<T>(_ value: String, _ option: String, _ read: (String) -> T?) throws -> T {
+  guard let number = read(value) else {
+    throw ShapingError(.invalidArgument, input: "\(option) '\(value)'", reason: "cannot parse the number")
   }
   return number
 }

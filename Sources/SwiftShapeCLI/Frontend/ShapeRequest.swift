@@ -21,25 +21,28 @@ struct ShapeRequest {
   ///   - fonts: loaded fonts to reuse, or nil to load the font afresh.
   ///   - standardInputAllowed: whether a request without text may read standard input.
   ///   - defaultFormat: the format when the options name none (a batch answers in text).
-  ///   - lenient: accept what hb-shape accepts although SwiftShape refuses it by default: a face
-  ///     index past the last face shapes with an empty face.
+  ///
+  /// The command's persona decides how values are read: as hb-shape reads them, what hb-shape
+  /// accepts is accepted, a face index past the last face among it (it shapes with an empty face).
   init(
     _ command: ShapeSettings, fonts: FontCache?, standardInputAllowed: Bool,
-    defaultFormat: OutputSettings.Format? = nil, lenient: Bool = Persona.current == .hbShape
+    defaultFormat: OutputSettings.Format? = nil
   ) throws {
+    let persona = command.persona
+    let lenient = persona == .hbShape
     let (positionalFont, positionalText) = command.positionals()
-    try command.output.check()
+    try command.output.check(persona: persona)
     format =
       try command.output.format == nil
       ? defaultFormat ?? command.output.resolvedFormat() : command.output.resolvedFormat()
     output = command.output
-    var options = try command.shaping.shapeOptions()
-    (options.textBefore, options.textAfter) = try command.text.context()
+    var options = try command.shaping.shapeOptions(persona: persona)
+    (options.textBefore, options.textAfter) = try command.text.context(persona: persona)
     options.includeGlyphNames = !command.output.noGlyphNames
     options.includeExtents = command.output.showExtents
     options.trace = command.output.trace
     self.options = options
-    var fontOptions = try command.font.shapingFontOptions()
+    var fontOptions = try command.font.shapingFontOptions(persona: persona)
     var faceIndex = command.font.faceIndex ?? 0
     var fontPath = positionalFont
     if let pattern = command.font.pattern {
@@ -48,29 +51,27 @@ struct ShapeRequest {
           .invalidArgument, input: "--font",
           reason: "give the font one way only (--font, --font-file or a path)")
       }
-      guard command.font.faceIndex == nil else {
-        throw ShapingError(
-          .invalidArgument, input: "--face-index",
-          reason: "the face comes from the pattern's match with --font")
-      }
-      let match = try FontLocator.match(pattern)
-      if match.isSubstitute {
-        let message = "'\(pattern)' is not installed; fontconfig substitutes \(match.family) (\(match.file))"
-        if command.font.strict {
+      switch try FontLocator.resolve(pattern) {
+      case .file(let file, let note):
+        // A font file's path: the file, as --font-file would take it.
+        if let note { Diagnostics.printNote(note) }
+        fontPath = file
+      case .match(let match):
+        guard command.font.faceIndex == nil else {
           throw ShapingError(
-            .badFont, input: "--font '\(pattern)'",
-            reason: "no such family installed (--strict); fontconfig would substitute \(match.family)")
+            .invalidArgument, input: "--face-index",
+            reason: "the face comes from the pattern's match with --font")
         }
-        Diagnostics.printNote(message)
+        try Diagnostics.noteSubstitute(match, for: pattern, strict: command.font.strict)
+        fontPath = match.file
+        faceIndex = match.faceIndex
+        if let instance = match.namedInstance {
+          fontOptions.variations =
+            try FontLocator.variations(ofInstance: instance, file: match.file, faceIndex: match.faceIndex)
+            + fontOptions.variations
+        }
+        self.pattern = pattern
       }
-      fontPath = match.file
-      faceIndex = match.faceIndex
-      if let instance = match.namedInstance {
-        fontOptions.variations =
-          try FontLocator.variations(ofInstance: instance, file: match.file, faceIndex: match.faceIndex)
-          + fontOptions.variations
-      }
-      self.pattern = pattern
     }
     if let path = command.font.fontFile ?? fontPath {
       font =
@@ -84,7 +85,8 @@ struct ShapeRequest {
       }
       font = try ShapingFont.defaultFont(options: fontOptions)
     }
-    input = try command.text.input(positionalText: positionalText, standardInputAllowed: standardInputAllowed)
+    input = try command.text.input(
+      positionalText: positionalText, standardInputAllowed: standardInputAllowed, persona: persona)
     maximumLength = command.text.maximumLength
   }
 
@@ -97,10 +99,13 @@ struct ShapeRequest {
   func run(to out: Output, compact: Bool = false) throws {
     if format == .json {
       var entries: [ShapeDocument.Entry] = []
-      try forEachBatch { batch, firstLine in
-        let results = try shapeAll(batch)
-        for (index, result) in results.enumerated() {
-          entries.append(ShapeDocument.Entry(line: firstLine + index, result: result))
+      // No shaping, no result (`--num-iterations=0`, which hb-shape takes).
+      if output.iterations > 0 {
+        try forEachBatch { batch, firstLine in
+          let results = try shapeAll(batch)
+          for (index, result) in results.enumerated() {
+            entries.append(ShapeDocument.Entry(line: firstLine + index, result: result))
+          }
         }
       }
       var document = ShapeDocument(font: font, options: options, entries: entries)
@@ -116,6 +121,8 @@ struct ShapeRequest {
       _ line: String, number: Int, to buffer: inout ByteBuffer, reusing result: inout ShapeResult
     ) throws {
       if let lines {
+        // Shaped no times (`--num-iterations=0`, which hb-shape takes): no result.
+        guard output.iterations > 0 else { return }
         try shape(line, into: &result)
         lines.append(ShapeDocument.Entry(line: number, result: result), to: &buffer)
       } else {
@@ -279,6 +286,8 @@ struct ShapeRequest {
     for line: String, number: Int, format: HBFormat, reusing result: inout ShapeResult
   ) throws -> String {
     let prefix = output.showsLineNumber ? "\(number): " : ""
+    // Shaped no times (`--num-iterations=0`): hb-shape prints its buffer as it is, empty.
+    guard output.iterations > 0 else { return prefix + format.line(for: ShapeResult()) + "\n" }
     var text = ""
     var traces: [[TraceEvent]] = []
     for _ in 0..<output.iterations {

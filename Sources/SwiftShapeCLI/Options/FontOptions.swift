@@ -101,17 +101,18 @@ struct FontSettings: Sendable, Equatable {
   var freeTypeLoadFlags: Int32 = 2
   var variations: String?
 
-  /// The font options, checked.
-  func shapingFontOptions() throws -> ShapingFont.Options {
+  /// The font options, checked; values read as `persona` reads them.
+  func shapingFontOptions(persona: Persona = .swiftshape) throws -> ShapingFont.Options {
     var options = ShapingFont.Options()
     if let points {
       guard fontSize == nil else {
         throw ShapingError(.invalidArgument, input: "--size", reason: "cannot be combined with --font-size")
       }
-      options.size = .points(points)
-    } else if let fontSize {
+      options.size = try FontSize.checkedPoints(points, input: "--size=\(points)")
+    } else if let fontSize, persona == .swiftshape {
       options.size = try FontSize(parsing: fontSize)
     }
+    if persona == .hbShape { return try hbShapeFontOptions(options) }
     if let ppem {
       let values = try FontSettings.parseNumbers(ppem, option: "--font-ppem", range: 0...Double(UInt16.max))
       options.ppem = (UInt32(values.0), UInt32(values.1))
@@ -140,6 +141,35 @@ struct FontSettings: Sendable, Equatable {
     if let variations {
       options.variations = try checked("--variations") { try Variation.parseList(variations) }
     }
+    return options
+  }
+
+  /// The font options as hb-shape reads them, `options` holding `--size` if given.
+  private func hbShapeFontOptions(_ options: ShapingFont.Options) throws -> ShapingFont.Options {
+    var options = options
+    options.allowsAnyValue = true
+    if points == nil, let fontSize {
+      guard let size = HBShapeSyntax.fontSize(fontSize) else {
+        throw ShapingError(
+          .invalidArgument, input: "--font-size=\(fontSize)", reason: "not one or two numbers, or 'upem'")
+      }
+      options.size = size
+    }
+    if let ppem {
+      guard let values = HBShapeSyntax.ppem(ppem) else {
+        throw ShapingError(.invalidArgument, input: "--font-ppem=\(ppem)", reason: "not one or two integers")
+      }
+      options.ppem = values
+    }
+    if let pointSize { options.pointSize = Float(pointSize) }
+    if let slant { options.syntheticSlant = Float(slant) }
+    guard let functions = HBShapeSyntax.fontFunctions(fontFuncs) else {
+      throw ShapingError(
+        .invalidArgument, input: "--font-funcs=\(fontFuncs)", reason: "unknown font functions (ot or ft)")
+    }
+    options.functions = functions
+    options.freeTypeLoadFlags = freeTypeLoadFlags
+    if let variations { options.variations = HBShapeSyntax.variations(variations) }
     return options
   }
 

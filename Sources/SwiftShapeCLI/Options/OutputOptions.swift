@@ -83,13 +83,20 @@ struct OutputOptions: ParsableArguments {
   )
   var iterations: Int = 1
 
+  @Option(
+    name: .customLong("max-iterations"),
+    help: ArgumentHelp(
+      "With --batch: the most --num-iterations a request may ask for (default: 1000).", valueName: "N"))
+  var maximumIterations: Int = OutputSettings.defaultMaximumIterations
+
   /// The values given.
   var settings: OutputSettings {
     OutputSettings(
       format: format, outputFile: outputFile, showText: showText, showUnicode: showUnicode,
       showLineNumber: showLineNumber, verbose: verbose, noGlyphNames: noGlyphNames, noPositions: noPositions,
       noAdvances: noAdvances, noClusters: noClusters, showExtents: showExtents, showFlags: showFlags,
-      noExtraData: noExtraData, trace: trace, jobs: jobs, iterations: iterations)
+      noExtraData: noExtraData, trace: trace, jobs: jobs, iterations: iterations,
+      maximumIterations: maximumIterations)
   }
 }
 
@@ -122,6 +129,11 @@ struct OutputSettings: Sendable, Equatable {
   var trace = false
   var jobs = 1
   var iterations = 1
+  var maximumIterations = OutputSettings.defaultMaximumIterations
+
+  /// How many times a batch request may shape its text by default: a request cannot take the
+  /// batch for longer than this many shapings of a text of `--max-text-length`.
+  static let defaultMaximumIterations = 1000
 
   /// The output format, with hb-shape's defaults when the program runs as `hb-shape`.
   func resolvedFormat() throws -> Format {
@@ -151,11 +163,17 @@ struct OutputSettings: Sendable, Equatable {
   var showsUnicode: Bool { showUnicode || verbose }
   var showsLineNumber: Bool { showLineNumber || verbose }
 
-  func check() throws {
+  /// Checks the values; as hb-shape, any number of iterations from 0 (which prints nothing for a
+  /// line) is taken.
+  func check(persona: Persona = .swiftshape) throws {
     guard (1...256).contains(jobs) else {
       throw ShapingError(.invalidArgument, input: "--jobs=\(jobs)", reason: "must be from 1 to 256")
     }
-    guard iterations >= 1 else {
+    guard maximumIterations >= 1 else {
+      throw ShapingError(
+        .invalidArgument, input: "--max-iterations=\(maximumIterations)", reason: "must be 1 or more")
+    }
+    guard iterations >= 1 || persona == .hbShape else {
       throw ShapingError(
         .invalidArgument, input: "--num-iterations=\(iterations)", reason: "must be 1 or more")
     }

@@ -119,8 +119,10 @@ struct ShapingSettings: Sendable, Equatable {
   var safeToInsertTatweel = false
   var verify = false
 
-  /// The shaping options, checked.
-  func shapeOptions() throws -> ShapeOptions {
+  /// The shaping options, checked; values read as `persona` reads them (as hb-shape, a value
+  /// HarfBuzz cannot read is skipped or means "guess", and any cluster level is passed on).
+  func shapeOptions(persona: Persona = .swiftshape) throws -> ShapeOptions {
+    if persona == .hbShape { return try hbShapeOptions() }
     var options = ShapeOptions()
     if let features { options.features = try checked("--features") { try Feature.parseList(features) } }
     if let direction { options.direction = try checked("--direction") { try Direction(parsing: direction) } }
@@ -139,12 +141,31 @@ struct ShapingSettings: Sendable, Equatable {
       }
       options.shapers = list
     }
-    guard let level = Buffer.ClusterLevel(rawValue: clusterLevel) else {
+    guard let level = Buffer.ClusterLevel(defined: clusterLevel) else {
       throw ShapingError(
         .invalidArgument, input: "--cluster-level=\(clusterLevel)",
         reason: "the cluster level must be 0, 1 or 2")
     }
     options.clusterLevel = level
+    try setClusterUnitAndFlags(of: &options)
+    return options
+  }
+
+  /// The shaping options as hb-shape reads them.
+  private func hbShapeOptions() throws -> ShapeOptions {
+    var options = ShapeOptions()
+    if let features { options.features = HBShapeSyntax.features(features) }
+    options.direction = direction.flatMap(Direction.init(harfBuzzString:))
+    options.script = script.flatMap(Script.init(harfBuzzString:))
+    options.language = language.flatMap(Language.init(harfBuzzString:))
+    if let shapers { options.shapers = try HBShapeSyntax.shapers(shapers) }
+    options.clusterLevel = Buffer.ClusterLevel(rawValue: Int32(truncatingIfNeeded: clusterLevel))
+    try setClusterUnitAndFlags(of: &options)
+    return options
+  }
+
+  /// The options both readings share: the cluster unit, the buffer flags, the glyphs.
+  private func setClusterUnitAndFlags(of options: inout ShapeOptions) throws {
     if let clusterUnit {
       guard let unit = ClusterUnit(rawValue: clusterUnit) else {
         throw ShapingError(
@@ -171,6 +192,5 @@ struct ShapingSettings: Sendable, Equatable {
     options.notFoundGlyph = notFoundGlyph
     options.normalizeGlyphs = normalizeGlyphs
     options.verify = verify
-    return options
   }
 }

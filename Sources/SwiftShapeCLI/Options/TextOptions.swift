@@ -76,9 +76,13 @@ struct TextSettings: Sendable, Equatable {
     ].compactMap { $0 }
   }
 
-  /// The context before and after each line.
-  func context() throws -> (before: String, after: String) {
-    func scalars(_ list: String) throws -> String {
+  /// The context before and after each line; code point lists read as `persona` reads them.
+  func context(persona: Persona = .swiftshape) throws -> (before: String, after: String) {
+    func scalars(_ list: String, _ option: String) throws -> String {
+      guard persona == .swiftshape else {
+        // hb-shape keeps the context as a C string: it ends at the first U+0000.
+        return String(try HBShapeSyntax.unicodes(list, option: option).prefix { $0 != "\0" })
+      }
       var view = String.UnicodeScalarView()
       view.append(contentsOf: try TextInput.scalars(fromUnicodesList: list))
       return String(view)
@@ -92,8 +96,8 @@ struct TextSettings: Sendable, Equatable {
         .invalidArgument, input: "--text-after, --unicodes-after", reason: "give the context one way only")
     }
     return (
-      try unicodesBefore.map(scalars) ?? textBefore ?? "",
-      try unicodesAfter.map(scalars) ?? textAfter ?? ""
+      try unicodesBefore.map { try scalars($0, "--unicodes-before") } ?? textBefore ?? "",
+      try unicodesAfter.map { try scalars($0, "--unicodes-after") } ?? textAfter ?? ""
     )
   }
 
@@ -106,13 +110,17 @@ struct TextSettings: Sendable, Equatable {
   }
 
   /// The input, from exactly one source: `--text`, `--text-file`, `--unicodes`, the positional
-  /// text, or standard input (unless `standardInputAllowed` is false, as in a batch).
-  func input(positionalText: String?, standardInputAllowed: Bool = true) throws -> Input {
+  /// text, or standard input (unless `standardInputAllowed` is false, as in a batch). A code point
+  /// list is read as `persona` reads it, and its text split into lines as any text is.
+  func input(positionalText: String?, standardInputAllowed: Bool = true, persona: Persona = .swiftshape)
+    throws -> Input
+  {
     guard maximumLength > 0 else {
       throw ShapingError(
         .invalidArgument, input: "--max-text-length=\(maximumLength)", reason: "must be more than 0")
     }
-    let input = try unlimitedInput(positionalText: positionalText, standardInputAllowed: standardInputAllowed)
+    let input = try unlimitedInput(
+      positionalText: positionalText, standardInputAllowed: standardInputAllowed, persona: persona)
     if case .lines(let lines) = input, let index = lines.firstIndex(where: { $0.utf8.count > maximumLength })
     {
       throw ShapingError(
@@ -122,18 +130,25 @@ struct TextSettings: Sendable, Equatable {
     return input
   }
 
-  private func unlimitedInput(positionalText: String?, standardInputAllowed: Bool) throws -> Input {
+  private func unlimitedInput(positionalText: String?, standardInputAllowed: Bool, persona: Persona) throws
+    -> Input
+  {
     let given = givenSources + (positionalText.map { _ in ["the text argument"] } ?? [])
     guard given.count <= 1 else {
       throw ShapingError(
         .invalidArgument, input: given.joined(separator: ", "), reason: "give the text one way only")
     }
+    var text = text ?? positionalText
     if let unicodes {
-      var view = String.UnicodeScalarView()
-      view.append(contentsOf: try TextInput.scalars(fromUnicodesList: unicodes))
-      return .lines([String(view)])
+      if persona == .hbShape {
+        text = try HBShapeSyntax.unicodes(unicodes, option: "--unicodes")
+      } else {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: try TextInput.scalars(fromUnicodesList: unicodes))
+        text = String(view)
+      }
     }
-    if let text = text ?? positionalText {
+    if let text {
       return .lines(singleParagraph ? (text.isEmpty ? [] : [text]) : TextInput.lines(of: text))
     }
     let path = textFile ?? "-"

@@ -32,15 +32,7 @@ extension SwiftShapeCommand {
         && !ShapeSettings.fontExtensions.contains(where: { font.lowercased().hasSuffix($0) })
       {
         let match = try FontLocator.match(font)
-        if match.isSubstitute {
-          if strict {
-            throw ShapingError(
-              .badFont, input: "'\(font)'",
-              reason: "no such family installed (--strict); fontconfig would substitute \(match.family)")
-          }
-          Diagnostics.printNote(
-            "'\(font)' is not installed; fontconfig substitutes \(match.family) (\(match.file))")
-        }
+        try Diagnostics.noteSubstitute(match, for: font, strict: strict, input: "'\(font)'")
         file = match.file
         index = faceIndex ?? match.faceIndex
       }

@@ -53,7 +53,7 @@ extension SwiftShapeCommand {
       settings.script = shapeOptions.script?.description
       settings.language = shapeOptions.language?.identifier
       settings.clusterLevel =
-        shapeOptions.clusterLevel == .monotoneGraphemes ? nil : shapeOptions.clusterLevel.rawValue
+        shapeOptions.clusterLevel == .monotoneGraphemes ? nil : Int(shapeOptions.clusterLevel.rawValue)
       settings.clusterUnit =
         shapeOptions.clusterUnit == .unicodeScalars ? nil : shapeOptions.clusterUnit.rawValue
       let lines = try text.settings.lines(positionalText: positionalText)

@@ -82,6 +82,8 @@ struct RenderSettings: ShapingCommandSettings {
   var font = FontSettings()
   var text = TextSettings()
   var shaping = ShapingSettings()
+  /// Always `swiftshape`: hb-view's syntax is not read.
+  var persona = Persona.swiftshape
   var outputFile: String?
   var margin: Double = 16
   var emPixels: Double = 256

@@ -46,7 +46,7 @@ extension SwiftShapeCommand {
     var settings: ShapeSettings {
       ShapeSettings(
         first: first, second: second, font: font.settings, text: text.settings, shaping: shaping.settings,
-        output: output.settings, batch: batch, requests: requests)
+        output: output.settings, batch: batch, requests: requests, persona: Persona.current)
     }
 
     func validate() throws { try settings.validate() }
@@ -65,6 +65,8 @@ protocol ShapingCommandSettings: Sendable, Equatable {
   var font: FontSettings { get set }
   var text: TextSettings { get set }
   var shaping: ShapingSettings { get set }
+  /// How option values are read: strictly, or as hb-shape reads them.
+  var persona: Persona { get set }
 }
 
 extension ShapingCommandSettings {
@@ -101,6 +103,7 @@ struct ShapeSettings: ShapingCommandSettings {
   var output = OutputSettings()
   var batch = false
   var requests: String?
+  var persona = Persona.swiftshape
 
   /// File name endings taken for a font, for a lone positional argument.
   static let fontExtensions = [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".dfont"]
@@ -116,7 +119,7 @@ struct ShapeSettings: ShapingCommandSettings {
       guard first == nil, second == nil, !batch else {
         throw ValidationError("--requests takes its requests from the file, not as arguments")
       }
-      try output.check()
+      try output.check(persona: persona)
       try RequestStream(path: requests, jobs: output.jobs, maximumLength: text.maximumLength).run()
       return
     }
@@ -126,8 +129,9 @@ struct ShapeSettings: ShapingCommandSettings {
       }
       var defaults = Array(CommandLine.arguments.dropFirst())
       if defaults.first == "shape" { defaults.removeFirst() }
-      var batch = Batch(defaults: defaults.filter { $0 != "--batch" })
+      var batch = Batch(defaults: defaults.filter { $0 != "--batch" }, persona: persona)
       batch.maximumLength = text.maximumLength
+      batch.maximumIterations = output.maximumIterations
       try batch.run()
       return
     }
