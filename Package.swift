@@ -10,8 +10,12 @@
 //   SwiftShapeFonts                     fonts by name (fontconfig) and what is in a font (library product)
 //   SwiftShapeFixtures                  expected shaping results: record, check, update (library product)
 //   SwiftShapeRender                    SVG of shaped text through FreeType outlines (library product)
+//   SwiftShapeConformance               HarfBuzz's `.tests` format
 //   SwiftShapeCLI                       the `swiftshape` command (thin: parses and prints)
 //   SwiftShapeArguments                 its arguments handed to the Swift runtime (see Arguments.c)
+//
+// Beside them, not layers: Benchmarks/ (the benchmark runner and the C limits it measures against)
+// and Fuzz/ (the fuzz target).
 
 import PackageDescription
 
@@ -68,6 +72,10 @@ let package = Package(
       dependencies: ["HarfBuzz", "SwiftShape", "CFreeType", "SwiftShapeDefaultFont"]
     ),
     .target(
+      name: "SwiftShapeConformance",
+      dependencies: ["HarfBuzz", "SwiftShape"]
+    ),
+    .target(
       name: "SwiftShapeFixtures",
       dependencies: ["HarfBuzz", "SwiftShape", "SwiftShapeFonts"],
       exclude: ["Schemas"]
@@ -75,10 +83,12 @@ let package = Package(
     .executableTarget(
       name: "SwiftShapeCLI",
       dependencies: [
+        "HarfBuzz",
         "SwiftShape",
         "SwiftShapeFonts",
         "SwiftShapeFixtures",
         "SwiftShapeRender",
+        "SwiftShapeConformance",
         "SwiftShapeArguments",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -88,20 +98,24 @@ let package = Package(
     // The benchmarks: the C limits they measure against, and the runner.
     .target(
       name: "CShapeBaseline",
-      dependencies: ["CHarfBuzz"]
+      dependencies: ["CHarfBuzz"],
+      path: "Benchmarks/CShapeBaseline"
     ),
     .executableTarget(
       name: "shape-baseline",
-      dependencies: ["CHarfBuzz"]
+      dependencies: ["CHarfBuzz"],
+      path: "Benchmarks/shape-baseline"
     ),
     .executableTarget(
       name: "SwiftShapeBenchmarks",
-      dependencies: ["SwiftShape", "HarfBuzz", "CShapeBaseline"]
+      dependencies: ["SwiftShape", "HarfBuzz", "CShapeBaseline"],
+      path: "Benchmarks/SwiftShapeBenchmarks"
     ),
     // The fuzz target: a replay driver, or libFuzzer's entry with -DFUZZING (see .ci/fuzz).
     .executableTarget(
       name: "SwiftShapeFuzz",
-      dependencies: ["SwiftShape", "SwiftShapeRender", "HarfBuzz"]
+      dependencies: ["SwiftShape", "SwiftShapeRender", "HarfBuzz"],
+      path: "Fuzz/SwiftShapeFuzz"
     ),
     // Where the test fonts are, for every test target.
     .target(

@@ -98,11 +98,6 @@ public final class Blob: @unchecked Sendable {
     self.init(takingOwnership: blob)
   }
 
-  /// Wraps static memory that lives as long as the process, without copying it.
-  static func forStaticMemory(_ bytes: UnsafeRawBufferPointer) throws -> Blob {
-    try Blob(bytesNoCopy: bytes, deallocator: {})
-  }
-
   /// The number of bytes.
   public var count: Int { Int(hb_blob_get_length(pointer)) }
 

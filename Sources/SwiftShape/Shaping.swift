@@ -92,8 +92,10 @@ extension ShapingFont {
 
   /// Makes `run` the run of the shaped buffer, in place (one access to the run, not one a field).
   private func fill(_ run: inout ShapedRun, from buffer: Buffer, options: ShapeOptions) {
-    // The identity holds four strings: left alone when it is the same bytes (the same strings).
-    if !run.font.isBitwiseIdentical(to: identity) { run.font = identity }
+    // The identity holds four strings: left alone when equal (a reused result holds the same
+    // strings, which compare equal by their storage, without reading their characters), so
+    // that assigning does not retain and release each.
+    if run.font != identity { run.font = identity }
     run.unit = unit
     run.scale = scale
     run.direction = buffer.direction ?? .leftToRight

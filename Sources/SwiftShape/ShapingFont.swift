@@ -222,14 +222,6 @@ public struct FontIdentity: Sendable, Hashable, Codable {
     self.postScriptName = postScriptName
   }
 
-  /// Whether the two hold the very same bytes: then they are equal (the same strings' storage),
-  /// found without comparing strings. (Equal identities may still differ in their bytes.)
-  func isBitwiseIdentical(to other: FontIdentity) -> Bool {
-    withUnsafeBytes(of: self) { a in
-      withUnsafeBytes(of: other) { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
-    }
-  }
-
   init(face: Face, file: String, font: Font) {
     self.init(
       file: file, faceIndex: face.index, unitsPerEm: face.unitsPerEm, glyphCount: face.glyphCount,

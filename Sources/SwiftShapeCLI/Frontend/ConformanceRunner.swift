@@ -1,5 +1,6 @@
 import HarfBuzz
 import SwiftShape
+import SwiftShapeConformance
 
 #if canImport(Glibc)
   import Glibc

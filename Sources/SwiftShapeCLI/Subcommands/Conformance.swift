@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwiftShape
+import SwiftShapeConformance
 
 extension SwiftShapeCommand {
   struct Conformance: ParsableCommand {

@@ -1,5 +1,5 @@
 import Dispatch
-import HarfBuzz
+import SwiftShape
 
 /// Work done on other threads and taken in submission order on the submitting thread, as it
 /// completes: the submitter goes on (reading input) while earlier work runs, and writes results

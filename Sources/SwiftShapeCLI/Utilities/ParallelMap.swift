@@ -1,5 +1,5 @@
 import Dispatch
-import HarfBuzz
+import SwiftShape
 import Synchronization
 
 /// Maps items on several threads, keeping their order.

@@ -1,4 +1,5 @@
 import HarfBuzz
+import SwiftShape
 
 /// One test of a HarfBuzz-format `.tests` file: `FONT;OPTIONS;UNICODES;EXPECTED`.
 ///
