@@ -98,10 +98,7 @@ enum FastParsers {
     case "--ned": return .flag { $0.output.noExtraData = true }
     case "-V", "--trace": return .flag { $0.output.trace = true }
     case "-n", "--num-iterations":
-      return .value {
-        $0.output.iterations =
-          try $0.persona == .hbShape ? Int(hbNumber($1, name, HBShapeSyntax.unsigned)) : number($1, name)
-      }
+      return .value { $0.output.iterations = try integer($1, name, $0.persona, wrapsToUnsigned: true) }
     case "--max-iterations": return .value { $0.output.maximumIterations = try number($1, name) }
     case "--jobs": return .value { $0.output.jobs = try number($1, name) }
     case "--batch": return .flag { $0.batch = true }
@@ -134,23 +131,17 @@ enum FastParsers {
     case "--font": return .value { $0.font.pattern = $1 }
     case "--strict": return .flag { $0.font.strict = true }
     case "--face-index":
-      return .value {
-        $0.font.faceIndex =
-          try $0.persona == .hbShape ? Int(hbNumber($1, name, HBShapeSyntax.unsigned)) : number($1, name)
-      }
+      return .value { $0.font.faceIndex = try integer($1, name, $0.persona, wrapsToUnsigned: true) }
     case "--font-size": return .value { $0.font.fontSize = $1 }
     case "--size": return .value { $0.font.points = try number($1, name) }
     case "--font-ppem": return .value { $0.font.ppem = $1 }
     case "--font-ptem":
-      return .value { $0.font.pointSize = try $0.persona == .hbShape ? hbDouble($1, name) : number($1, name) }
+      return .value { $0.font.pointSize = try decimal($1, name, $0.persona) }
     case "--font-slant":
-      return .value { $0.font.slant = try $0.persona == .hbShape ? hbDouble($1, name) : number($1, name) }
+      return .value { $0.font.slant = try decimal($1, name, $0.persona) }
     case "--font-funcs": return .value { $0.font.fontFuncs = $1 }
     case "--ft-load-flags":
-      return .value {
-        $0.font.freeTypeLoadFlags =
-          try $0.persona == .hbShape ? hbNumber($1, name, HBShapeSyntax.integer) : number($1, name)
-      }
+      return .value { $0.font.freeTypeLoadFlags = try integer($1, name, $0.persona, wrapsToUnsigned: false) }
     case "--variations": return .value { $0.font.variations = $1 }
     // Text options.
     case "--text": return .value { $0.text.text = $1 }
@@ -174,22 +165,13 @@ enum FastParsers {
     case "--preserve-default-ignorables": return .flag { $0.shaping.preserveDefaultIgnorables = true }
     case "--remove-default-ignorables": return .flag { $0.shaping.removeDefaultIgnorables = true }
     case "--invisible-glyph":
-      return .value {
-        $0.shaping.invisibleGlyph =
-          try $0.persona == .hbShape ? hbNumber($1, name, HBShapeSyntax.unsigned) : number($1, name)
-      }
+      return .value { $0.shaping.invisibleGlyph = try integer($1, name, $0.persona, wrapsToUnsigned: true) }
     case "--not-found-glyph":
-      return .value {
-        $0.shaping.notFoundGlyph =
-          try $0.persona == .hbShape ? hbNumber($1, name, HBShapeSyntax.unsigned) : number($1, name)
-      }
+      return .value { $0.shaping.notFoundGlyph = try integer($1, name, $0.persona, wrapsToUnsigned: true) }
     case "--utf8-clusters": return .flag { $0.shaping.utf8Clusters = true }
     case "--cluster-unit": return .value { $0.shaping.clusterUnit = $1 }
     case "--cluster-level":
-      return .value {
-        $0.shaping.clusterLevel =
-          try $0.persona == .hbShape ? Int(hbNumber($1, name, HBShapeSyntax.integer)) : number($1, name)
-      }
+      return .value { $0.shaping.clusterLevel = try integer($1, name, $0.persona, wrapsToUnsigned: false) }
     case "--normalize-glyphs": return .flag { $0.shaping.normalizeGlyphs = true }
     case "--unsafe-to-concat": return .flag { $0.shaping.unsafeToConcat = true }
     case "--safe-to-insert-tatweel": return .flag { $0.shaping.safeToInsertTatweel = true }
@@ -209,16 +191,25 @@ private func number<T: LosslessStringConvertible>(_ value: String, _ option: Str
   return number
 }
 
-/// A double option as hb-shape reads it. (Typed, so that the value cannot be taken as an
-/// optional number when the setting is optional.)
-private func hbDouble(_ value: String, _ option: String) throws -> Double {
-  try hbNumber(value, option, HBShapeSyntax.double)
-}
-
-/// An option's number as hb-shape reads it (GLib's option parser), or GLib's error for it.
-private func hbNumber<T>(_ value: String, _ option: String, _ read: (String) -> T?) throws -> T {
-  guard let number = read(value) else {
+/// A whole-number option as `persona` reads it: decimal and in the type's range, or, as hb-shape,
+/// C's syntax for an `int` (GLib's option parser), wrapped to unsigned where HarfBuzz stores it so
+/// (`--face-index=-1` is 4294967295).
+private func integer<T: FixedWidthInteger & LosslessStringConvertible>(
+  _ value: String, _ option: String, _ persona: Persona, wrapsToUnsigned: Bool
+) throws -> T {
+  guard persona == .hbShape else { return try number(value, option) }
+  guard let parsed = HBShapeSyntax.integer(value) else {
     throw ShapingError(.invalidArgument, input: "\(option) '\(value)'", reason: "cannot parse the number")
   }
-  return number
+  return wrapsToUnsigned ? T(truncatingIfNeeded: UInt32(bitPattern: parsed)) : T(truncatingIfNeeded: parsed)
+}
+
+/// A number option as `persona` reads it: Swift's syntax, or GLib's (`strtod` over the whole
+/// string; out of range is an error).
+private func decimal(_ value: String, _ option: String, _ persona: Persona) throws -> Double {
+  guard persona == .hbShape else { return try number(value, option) }
+  guard let parsed = HBShapeSyntax.double(value) else {
+    throw ShapingError(.invalidArgument, input: "\(option) '\(value)'", reason: "cannot parse the number")
+  }
+  return parsed
 }

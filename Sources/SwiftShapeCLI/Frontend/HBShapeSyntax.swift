@@ -26,10 +26,6 @@ enum HBShapeSyntax {
     }
   }
 
-  /// An integer option that HarfBuzz stores as unsigned: a negative value wraps around, as the C
-  /// assignment does (`--face-index=-1` is face 4294967295).
-  static func unsigned(_ text: String) -> UInt32? { integer(text).map { UInt32(bitPattern: $0) } }
-
   /// GLib's double option: `strtod` over the whole string (`inf`, `nan`, hex floats, white space
   /// before); out of range (overflow or underflow) is an error.
   static func double(_ text: String) -> Double? {
@@ -43,8 +39,9 @@ enum HBShapeSyntax {
     }
   }
 
-  /// Reads C's `"%lf%*[ ,]%lf"` (or `%d` for `integers`): one or two numbers, the second after
-  /// spaces or commas; nil when not even the first is there. Text after them is ignored.
+  /// Reads what C's `sscanf("%lf%*[ ,]%lf")` (or `%d` pairs) reads, each number with `read`
+  /// (`strtod`, `strtol`): one or two numbers, the second after spaces or commas; nil when not even
+  /// the first is there. Text after them is ignored.
   private static func scanPair<T>(
     _ text: String, _ read: (UnsafePointer<CChar>, inout UnsafeMutablePointer<CChar>?) -> T
   )
