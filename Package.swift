@@ -8,6 +8,7 @@
 //   SwiftShapeDefaultFont               the font used when none is given, embedded at build time
 //   SwiftShape                          the shaping API users call (library product)
 //   SwiftShapeFonts                     fonts by name (fontconfig) and what is in a font (library product)
+//   SwiftShapeRequests                  one shaping request as a typed value, resolved to a font (library product)
 //   SwiftShapeFixtures                  expected shaping results: record, check, update (library product)
 //   SwiftShapeRender                    SVG of shaped text through FreeType outlines (library product)
 //   SwiftShapeConformance               HarfBuzz's `.tests` format
@@ -26,6 +27,7 @@ let package = Package(
     .library(name: "HarfBuzz", targets: ["HarfBuzz"]),
     .library(name: "SwiftShapeFonts", targets: ["SwiftShapeFonts"]),
     .library(name: "SwiftShapeFixtures", targets: ["SwiftShapeFixtures"]),
+    .library(name: "SwiftShapeRequests", targets: ["SwiftShapeRequests"]),
     .library(name: "SwiftShapeRender", targets: ["SwiftShapeRender"]),
     // The target is not called `swiftshape`: `Sources/swiftshape` and `Sources/SwiftShape` would be
     // the same folder on a case-insensitive file system.
@@ -72,12 +74,16 @@ let package = Package(
       dependencies: ["HarfBuzz", "SwiftShape", "CFreeType", "SwiftShapeDefaultFont"]
     ),
     .target(
+      name: "SwiftShapeRequests",
+      dependencies: ["SwiftShape", "SwiftShapeFonts"]
+    ),
+    .target(
       name: "SwiftShapeConformance",
       dependencies: ["HarfBuzz", "SwiftShape"]
     ),
     .target(
       name: "SwiftShapeFixtures",
-      dependencies: ["HarfBuzz", "SwiftShape", "SwiftShapeFonts"],
+      dependencies: ["HarfBuzz", "SwiftShape", "SwiftShapeFonts", "SwiftShapeRequests"],
       exclude: ["Schemas"]
     ),
     .executableTarget(
@@ -89,6 +95,7 @@ let package = Package(
         "SwiftShapeFixtures",
         "SwiftShapeRender",
         "SwiftShapeConformance",
+        "SwiftShapeRequests",
         "SwiftShapeArguments",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]

@@ -54,3 +54,16 @@ extension ShapingError {
     self.init(kind ?? derived, input: error.input, reason: error.reason)
   }
 }
+
+extension ShapingError {
+  /// Runs a HarfBuzz-layer parser for the value of a setting called `name` (`--features`,
+  /// `features`), turning its error into an `.invalidArgument` error that names the setting and
+  /// the item that did not parse.
+  public static func parsing<T>(_ name: String, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as HarfBuzzError {
+      throw ShapingError(.invalidArgument, input: "\(name) '\(error.input)'", reason: error.reason)
+    }
+  }
+}

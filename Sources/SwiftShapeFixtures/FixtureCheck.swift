@@ -1,6 +1,7 @@
 import HarfBuzz
 import SwiftShape
 import SwiftShapeFonts
+import SwiftShapeRequests
 
 /// What became of one case.
 public struct CaseResult: Sendable {
@@ -122,63 +123,8 @@ extension Fixture {
     throws
     -> (ShapingFont, ShapeOptions)
   {
-    var fontOptions = ShapingFont.Options()
-    if let points = settings.points {
-      fontOptions.size = try FontSize.checkedPoints(points, input: "points \(points)")
-    } else if let size = settings.fontSize {
-      fontOptions.size = try FontSize(parsing: size, name: "font_size")
-    }
-    if let variations = settings.variations {
-      fontOptions.variations = try parsed("variations") { try variations.map(Variation.init(parsing:)) }
-    }
-    if let functions = settings.fontFunctions {
-      guard let value = Font.Functions(rawValue: functions) else {
-        throw ShapingError(.invalidArgument, input: "font_funcs \"\(functions)\"", reason: "must be ot or ft")
-      }
-      fontOptions.functions = value
-    }
-    let font: ShapingFont
-    if let file = override ?? settings.fontFile {
-      let path =
-        file.hasPrefix("/") || override != nil || folder == "." ? file : normalized("\(folder)/\(file)")
-      font = try cache.font(file: path, faceIndex: settings.faceIndex ?? 0, options: fontOptions)
-    } else if let pattern = settings.fontPattern {
-      switch try FontLocator.resolve(pattern) {
-      case .file(let file, _):
-        font = try cache.font(file: file, faceIndex: settings.faceIndex ?? 0, options: fontOptions)
-      case .match(let match):
-        if let instance = match.namedInstance {
-          fontOptions.variations =
-            try FontLocator.variations(ofInstance: instance, file: match.file, faceIndex: match.faceIndex)
-            + fontOptions.variations
-        }
-        font = try cache.font(file: match.file, faceIndex: match.faceIndex, options: fontOptions)
-      }
-    } else {
-      font = try ShapingFont.defaultFont(options: fontOptions)
-    }
-    var options = ShapeOptions()
-    if let features = settings.features {
-      options.features = try parsed("features") { try features.map(Feature.init(parsing:)) }
-    }
-    if let direction = settings.direction {
-      options.direction = try parsed("direction") { try Direction(parsing: direction) }
-    }
-    if let script = settings.script { options.script = try parsed("script") { try Script(parsing: script) } }
-    if let language = settings.language {
-      options.language = try parsed("language") { try Language(parsing: language) }
-    }
-    if let level = settings.clusterLevel, let value = Buffer.ClusterLevel(defined: level) {
-      options.clusterLevel = value
-    }
-    if let unit = settings.clusterUnit {
-      guard let value = ClusterUnit(rawValue: unit) else {
-        throw ShapingError(
-          .invalidArgument, input: "cluster_unit \"\(unit)\"", reason: "must be scalars, utf8 or utf16")
-      }
-      options.clusterUnit = value
-    }
-    return (font, options)
+    let request = try settings.shapingRequest(folder: folder, font: override)
+    return (try request.font.resolve(cache: cache).font, request.options)
   }
 
   /// A path with `.` and `name/..` removed, so that `folder/../font.ttf` does not need `folder`.
@@ -194,14 +140,6 @@ extension Fixture {
     }
     let joined = parts.joined(separator: "/")
     return joined.isEmpty ? "." : joined
-  }
-
-  private static func parsed<T>(_ key: String, _ body: () throws -> T) throws -> T {
-    do {
-      return try body()
-    } catch let error as HarfBuzzError {
-      throw ShapingError(.invalidArgument, input: "\(key) '\(error.input)'", reason: error.reason)
-    }
   }
 
   /// The expected glyphs of a case (for a fontbakery test, those for `font`) and their text.

@@ -1,5 +1,6 @@
 import HarfBuzz
 import SwiftShape
+import SwiftShapeRequests
 
 /// How a case is shaped: the font and the shaping options. Every field is optional; a case's
 /// settings fill in from the file's defaults.
@@ -311,4 +312,64 @@ extension ExpectedGlyph {
       }
     }
   }
+}
+
+extension FixtureSettings {
+  /// The request these settings describe, in the typed model every entry point shares; relative
+  /// font paths are relative to `folder`, and `override` (a file) replaces the font.
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` for a value that does not parse.
+  public func shapingRequest(folder: String, font override: String? = nil) throws -> ShapingRequest {
+    var fontOptions = ShapingFont.Options()
+    if let points {
+      fontOptions.size = try FontSize.checkedPoints(points, input: "points \(points)")
+    } else if let fontSize {
+      fontOptions.size = try FontSize(parsing: fontSize, name: "font_size")
+    }
+    if let variations {
+      fontOptions.variations = try ShapingError.parsing("variations") {
+        try variations.map(Variation.init(parsing:))
+      }
+    }
+    if let fontFunctions {
+      guard let value = Font.Functions(rawValue: fontFunctions) else {
+        throw ShapingError(
+          .invalidArgument, input: "font_funcs \"\(fontFunctions)\"", reason: "must be ot or ft")
+      }
+      fontOptions.functions = value
+    }
+    var font = FontSpecification(faceIndex: faceIndex, options: fontOptions, patternName: "font.pattern")
+    if let file = override ?? fontFile {
+      let path =
+        file.hasPrefix("/") || override != nil || folder == "."
+        ? file : Fixture.normalized("\(folder)/\(file)")
+      font.source = .file(path)
+    } else if let fontPattern {
+      font.source = .pattern(fontPattern)
+    }
+    var options = ShapeOptions()
+    if let features {
+      options.features = try ShapingError.parsing("features") { try features.map(Feature.init(parsing:)) }
+    }
+    if let direction {
+      options.direction = try ShapingError.parsing("direction") { try Direction(parsing: direction) }
+    }
+    if let script { options.script = try ShapingError.parsing("script") { try Script(parsing: script) } }
+    if let language {
+      options.language = try ShapingError.parsing("language") { try Language(parsing: language) }
+    }
+    if let clusterLevel, let value = Buffer.ClusterLevel(defined: clusterLevel) {
+      options.clusterLevel = value
+    }
+    if let clusterUnit {
+      guard let value = ClusterUnit(rawValue: clusterUnit) else {
+        throw ShapingError(
+          .invalidArgument, input: "cluster_unit \"\(clusterUnit)\"", reason: "must be scalars, utf8 or utf16"
+        )
+      }
+      options.clusterUnit = value
+    }
+    return ShapingRequest(font: font, options: options)
+  }
+
 }

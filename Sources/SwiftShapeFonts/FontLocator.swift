@@ -32,6 +32,20 @@ public enum FontLocator {
 
     /// The first family name.
     public var family: String { families.first ?? "" }
+
+    /// For a substitute: the note that says so, or with `strict` the error, which calls the
+    /// pattern by `name` (`--font 'Name'`); nil for a font that is what was asked for.
+    ///
+    /// - Throws: `ShapingError` of kind `.badFont` for a substitute when `strict`.
+    public func substituteNote(for pattern: String, strict: Bool, name: String = "--font") throws -> String? {
+      guard isSubstitute else { return nil }
+      if strict {
+        throw ShapingError(
+          .badFont, input: name.isEmpty ? "'\(pattern)'" : "\(name) '\(pattern)'",
+          reason: "no such family installed (--strict); fontconfig would substitute \(family)")
+      }
+      return "'\(pattern)' is not installed; fontconfig substitutes \(family) (\(file))"
+    }
   }
 
   /// The font fontconfig picks for a pattern, as `fc-match PATTERN` does.

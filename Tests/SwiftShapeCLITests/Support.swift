@@ -29,7 +29,8 @@ struct ProcessOutput {
 /// Runs a program to completion, with the C.UTF-8 locale: the default language is then `c` on
 /// every machine, and hb-shape (through GLib) accepts UTF-8 arguments.
 func run(
-  _ executable: URL, _ arguments: [String], stdin: Data = Data(), in directory: URL = Repository.fixtures
+  _ executable: URL, _ arguments: [String], stdin: Data = Data(), in directory: URL = Repository.fixtures,
+  environment extra: [String: String] = [:]
 ) throws -> ProcessOutput {
   let process = Process()
   process.executableURL = executable
@@ -38,6 +39,7 @@ func run(
   var environment = ProcessInfo.processInfo.environment
   environment["LC_ALL"] = "C.UTF-8"
   environment["LANG"] = "C.UTF-8"
+  environment.merge(extra) { $1 }
   process.environment = environment
   let input = Pipe()
   let output = Pipe()
@@ -60,10 +62,31 @@ func run(
 }
 
 /// Runs the built `swiftshape`.
-func swiftshape(_ arguments: [String], stdin: Data = Data(), in directory: URL = Repository.fixtures) throws
-  -> ProcessOutput
-{
-  try run(Repository.binary, arguments, stdin: stdin, in: directory)
+func swiftshape(
+  _ arguments: [String], stdin: Data = Data(), in directory: URL = Repository.fixtures,
+  environment: [String: String] = [:]
+) throws -> ProcessOutput {
+  try run(Repository.binary, arguments, stdin: stdin, in: directory, environment: environment)
+}
+
+/// A private fontconfig configuration that lists only the test fonts, so that fonts found by
+/// name are the same on every machine.
+enum PrivateFontconfig {
+  static let environment: [String: String] = {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftshape-fc-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("fonts.conf")
+    let configuration = """
+      <?xml version="1.0"?>
+      <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+      <fontconfig>
+        <dir>\(Repository.fixtures.appendingPathComponent("fonts").path)</dir>
+        <cachedir>\(folder.appendingPathComponent("cache").path)</cachedir>
+      </fontconfig>
+      """
+    try? configuration.write(to: file, atomically: true, encoding: .utf8)
+    return ["FONTCONFIG_FILE": file.path]
+  }()
 }
 
 /// A running `swiftshape` whose standard input stays open: a test sends it lines and waits for its

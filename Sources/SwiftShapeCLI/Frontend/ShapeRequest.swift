@@ -1,6 +1,7 @@
 import HarfBuzz
 import SwiftShape
 import SwiftShapeFonts
+import SwiftShapeRequests
 
 /// One shaping request, checked and ready: the font, the lines, the options and the output
 /// settings. Made from the `shape` command's options, on the command line or from a batch line.
@@ -29,62 +30,21 @@ struct ShapeRequest {
     defaultFormat: OutputSettings.Format? = nil
   ) throws {
     let persona = command.persona
-    let lenient = persona == .hbShape
-    let (positionalFont, positionalText) = command.positionals()
+    let (_, positionalText) = command.positionals()
     try command.output.check(persona: persona)
     format =
       try command.output.format == nil
       ? defaultFormat ?? command.output.resolvedFormat() : command.output.resolvedFormat()
     output = command.output
-    var options = try command.shaping.shapeOptions(persona: persona)
-    (options.textBefore, options.textAfter) = try command.text.context(persona: persona)
-    options.includeGlyphNames = !command.output.noGlyphNames
-    options.includeExtents = command.output.showExtents
-    options.trace = command.output.trace
-    self.options = options
-    var fontOptions = try command.font.shapingFontOptions(persona: persona)
-    var faceIndex = command.font.faceIndex ?? 0
-    var fontPath = positionalFont
-    if let pattern = command.font.pattern {
-      guard command.font.fontFile == nil, fontPath == nil else {
-        throw ShapingError(
-          .invalidArgument, input: "--font",
-          reason: "give the font one way only (--font, --font-file or a path)")
-      }
-      switch try FontLocator.resolve(pattern) {
-      case .file(let file, let note):
-        // A font file's path: the file, as --font-file would take it.
-        if let note { Diagnostics.printNote(note) }
-        fontPath = file
-      case .match(let match):
-        guard command.font.faceIndex == nil else {
-          throw ShapingError(
-            .invalidArgument, input: "--face-index",
-            reason: "the face comes from the pattern's match with --font")
-        }
-        try Diagnostics.noteSubstitute(match, for: pattern, strict: command.font.strict)
-        fontPath = match.file
-        faceIndex = match.faceIndex
-        if let instance = match.namedInstance {
-          fontOptions.variations =
-            try FontLocator.variations(ofInstance: instance, file: match.file, faceIndex: match.faceIndex)
-            + fontOptions.variations
-        }
-        self.pattern = pattern
-      }
-    }
-    if let path = command.font.fontFile ?? fontPath {
-      font =
-        try fonts?.font(file: path, faceIndex: faceIndex, options: fontOptions, allowingMissingFace: lenient)
-        ?? ShapingFont(file: path, faceIndex: faceIndex, options: fontOptions, allowingMissingFace: lenient)
-    } else {
-      guard faceIndex == 0 else {
-        throw ShapingError(
-          .invalidArgument, input: "--face-index=\(faceIndex)",
-          reason: "the built-in font has one face (index 0)")
-      }
-      font = try ShapingFont.defaultFont(options: fontOptions)
-    }
+    var request = try command.shapingRequest()
+    request.options.includeGlyphNames = !command.output.noGlyphNames
+    request.options.includeExtents = command.output.showExtents
+    request.options.trace = command.output.trace
+    options = request.options
+    let resolved = try request.font.resolve(cache: fonts)
+    for note in resolved.notes { Diagnostics.printNote(note) }
+    font = resolved.font
+    pattern = resolved.pattern
     input = try command.text.input(
       positionalText: positionalText, standardInputAllowed: standardInputAllowed, persona: persona)
     maximumLength = command.text.maximumLength
@@ -304,5 +264,32 @@ struct ShapeRequest {
     }
     text += prefix + format.line(for: result) + "\n"
     return text
+  }
+}
+
+extension ShapingCommandSettings {
+  /// The request the font, text-context and shaping options describe, in the typed model every
+  /// entry point shares; values read as the persona reads them.
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` for a value that does not parse or a font
+  ///   given more than one way.
+  func shapingRequest() throws -> ShapingRequest {
+    var options = try shaping.shapeOptions(persona: persona)
+    (options.textBefore, options.textAfter) = try text.context(persona: persona)
+    var font = FontSpecification(
+      faceIndex: self.font.faceIndex, options: try self.font.shapingFontOptions(persona: persona),
+      strict: self.font.strict, allowsMissingFace: persona == .hbShape)
+    let positionalFont = positionals().font
+    if let pattern = self.font.pattern {
+      guard self.font.fontFile == nil, positionalFont == nil else {
+        throw ShapingError(
+          .invalidArgument, input: "--font",
+          reason: "give the font one way only (--font, --font-file or a path)")
+      }
+      font.source = .pattern(pattern)
+    } else if let path = self.font.fontFile ?? positionalFont {
+      font.source = .file(path)
+    }
+    return ShapingRequest(font: font, options: options)
   }
 }

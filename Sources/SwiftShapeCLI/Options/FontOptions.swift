@@ -139,7 +139,7 @@ struct FontSettings: Sendable, Equatable {
     options.functions = functions
     options.freeTypeLoadFlags = freeTypeLoadFlags
     if let variations {
-      options.variations = try checked("--variations") { try Variation.parseList(variations) }
+      options.variations = try ShapingError.parsing("--variations") { try Variation.parseList(variations) }
     }
     return options
   }
@@ -189,15 +189,5 @@ struct FontSettings: Sendable, Equatable {
       )
     }
     return (values[0], values.count == 2 ? values[1] : values[0])
-  }
-}
-
-/// Runs a HarfBuzz-layer parser for an option's value, turning its errors into `ShapingError`s
-/// that name the option and the offending item.
-func checked<T>(_ option: String, _ body: () throws -> T) throws -> T {
-  do {
-    return try body()
-  } catch let error as HarfBuzzError {
-    throw ShapingError(.invalidArgument, input: "\(option) '\(error.input)'", reason: error.reason)
   }
 }

@@ -124,10 +124,16 @@ struct ShapingSettings: Sendable, Equatable {
   func shapeOptions(persona: Persona = .swiftshape) throws -> ShapeOptions {
     if persona == .hbShape { return try hbShapeOptions() }
     var options = ShapeOptions()
-    if let features { options.features = try checked("--features") { try Feature.parseList(features) } }
-    if let direction { options.direction = try checked("--direction") { try Direction(parsing: direction) } }
-    if let script { options.script = try checked("--script") { try Script(parsing: script) } }
-    if let language { options.language = try checked("--language") { try Language(parsing: language) } }
+    if let features {
+      options.features = try ShapingError.parsing("--features") { try Feature.parseList(features) }
+    }
+    if let direction {
+      options.direction = try ShapingError.parsing("--direction") { try Direction(parsing: direction) }
+    }
+    if let script { options.script = try ShapingError.parsing("--script") { try Script(parsing: script) } }
+    if let language {
+      options.language = try ShapingError.parsing("--language") { try Language(parsing: language) }
+    }
     if let shapers {
       let list = shapers.split(separator: ",").map(String.init)
       let available = HarfBuzz.shapers

@@ -32,7 +32,9 @@ extension SwiftShapeCommand {
         && !ShapeSettings.fontExtensions.contains(where: { font.lowercased().hasSuffix($0) })
       {
         let match = try FontLocator.match(font)
-        try Diagnostics.noteSubstitute(match, for: font, strict: strict, input: "'\(font)'")
+        if let note = try match.substituteNote(for: font, strict: strict, name: "") {
+          Diagnostics.printNote(note)
+        }
         file = match.file
         index = faceIndex ?? match.faceIndex
       }

@@ -42,8 +42,9 @@ extension SwiftShapeCommand {
       }
       settings.faceIndex = font.faceIndex
       if let variations = font.variations {
-        settings.variations = try checked("--variations") { try Variation.parseList(variations) }.map(
-          \.description)
+        settings.variations = try ShapingError.parsing("--variations") { try Variation.parseList(variations) }
+          .map(
+            \.description)
       }
       settings.fontSize = font.fontSize
       settings.points = font.points

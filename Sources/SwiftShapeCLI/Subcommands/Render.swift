@@ -120,12 +120,14 @@ struct RenderSettings: ShapingCommandSettings {
       svgOptions.background = color
     }
     try validate()
-    let shape = ShapeSettings(first: first, second: second, font: font, text: text, shaping: shaping)
-    let request = try ShapeRequest(shape, fonts: nil, standardInputAllowed: true, defaultFormat: .json)
+    let request = try shapingRequest()
+    let resolved = try request.font.resolve(cache: nil)
+    for note in resolved.notes { Diagnostics.printNote(note) }
+    let font = resolved.font
     let lines = try text.lines(positionalText: positionals().text)
-    let results = try lines.map { try request.font.shape($0, options: request.options) }
-    let expected = try expect.map { try expectedGlyphs($0, font: request.font) }
-    let svg = try SVGRenderer(font: request.font).svgBytes(results, expected: expected, options: svgOptions)
+    let results = try lines.map { try font.shape($0, options: request.options) }
+    let expected = try expect.map { try expectedGlyphs($0, font: font) }
+    let svg = try SVGRenderer(font: font).svgBytes(results, expected: expected, options: svgOptions)
     let out = try outputFile.map(Output.file) ?? .standardOutput()
     out.write(svg)
     try out.commit()

@@ -1,6 +1,5 @@
 import ArgumentParser
 import SwiftShape
-import SwiftShapeFonts
 
 #if canImport(Glibc)
   import Glibc
@@ -33,20 +32,6 @@ enum Diagnostics {
 
   static func printNote(_ message: String) {
     IO.writeError("swiftshape: note: \(message)\n")
-  }
-
-  /// For a font fontconfig substituted for the family `pattern` asks for: a note, or with
-  /// `--strict` an error naming the pattern as `input` (`--font 'Name'`).
-  static func noteSubstitute(
-    _ match: FontLocator.Match, for pattern: String, strict: Bool, input: String? = nil
-  ) throws {
-    guard match.isSubstitute else { return }
-    if strict {
-      throw ShapingError(
-        .badFont, input: input ?? "--font '\(pattern)'",
-        reason: "no such family installed (--strict); fontconfig would substitute \(match.family)")
-    }
-    printNote("'\(pattern)' is not installed; fontconfig substitutes \(match.family) (\(match.file))")
   }
 
   /// Reports `error` and exits with its status: help and version go to standard output with 0.

@@ -1,0 +1,124 @@
+import SwiftShape
+import SwiftShapeFonts
+
+/// Which font to shape with, as a value: a file, a fontconfig pattern or the built-in font, with
+/// the face, the size and the other settings a `ShapingFont` is made with. The command line,
+/// fixtures and JSON requests each map their own syntax onto it; `resolve` is the one place that
+/// turns it into a font.
+public struct FontSpecification: Sendable, Hashable {
+  /// Where the font comes from.
+  public enum Source: Sendable, Hashable {
+    /// The font built into SwiftShape.
+    case builtIn
+    /// A font file, by path.
+    case file(String)
+    /// An installed font by fontconfig pattern (or the path of a font file: see
+    /// `FontLocator.resolve`).
+    case pattern(String)
+  }
+
+  /// Where the font comes from.
+  public var source: Source
+  /// The face of a collection; nil for the first (or, for a pattern, the face fontconfig picks).
+  public var faceIndex: Int?
+  /// The size, variations and the rest of the font's settings. A pattern's named instance puts its
+  /// coordinates before these variations.
+  public var options: ShapingFont.Options
+  /// For a pattern: a family that is not installed is an error instead of a substitute.
+  public var strict: Bool
+  /// A face index past the last face gives HarfBuzz's empty face, as hb-shape does, instead of an
+  /// error.
+  public var allowsMissingFace: Bool
+  /// What errors call the pattern (`--font`, `font.pattern`).
+  public var patternName: String
+
+  /// A specification; by default the built-in font at its units per em.
+  public init(
+    _ source: Source = .builtIn, faceIndex: Int? = nil, options: ShapingFont.Options = .init(),
+    strict: Bool = false, allowsMissingFace: Bool = false, patternName: String = "--font"
+  ) {
+    self.source = source
+    self.faceIndex = faceIndex
+    self.options = options
+    self.strict = strict
+    self.allowsMissingFace = allowsMissingFace
+    self.patternName = patternName
+  }
+
+  /// A font made from a specification, and what was said on the way.
+  public struct Resolved: Sendable {
+    /// The font.
+    public var font: ShapingFont
+    /// The fontconfig pattern it was found by, when it was.
+    public var pattern: String?
+    /// Notes for the user: a substitute family, a pattern that is also a file's name.
+    public var notes: [String]
+  }
+
+  /// The font this names, loaded through `cache` (or afresh without one).
+  ///
+  /// - Throws: `ShapingError`: a file that cannot be read or is not a font (`ShapingFont`'s
+  ///   errors), a face index with the built-in font or with a pattern's match, a pattern that
+  ///   matches nothing, a substitute with `strict`.
+  public func resolve(cache: FontCache?) throws -> Resolved {
+    var options = self.options
+    switch source {
+    case .builtIn:
+      guard (faceIndex ?? 0) == 0 else {
+        throw ShapingError(
+          .invalidArgument, input: "--face-index=\(faceIndex ?? 0)",
+          reason: "the built-in font has one face (index 0)")
+      }
+      return Resolved(font: try ShapingFont.defaultFont(options: options), pattern: nil, notes: [])
+    case .file(let path):
+      return Resolved(
+        font: try load(path, faceIndex: faceIndex ?? 0, options, cache), pattern: nil, notes: [])
+    case .pattern(let pattern):
+      switch try FontLocator.resolve(pattern) {
+      case .file(let path, let note):
+        let font = try load(path, faceIndex: faceIndex ?? 0, options, cache)
+        return Resolved(font: font, pattern: nil, notes: note.map { [$0] } ?? [])
+      case .match(let match):
+        guard faceIndex == nil else {
+          throw ShapingError(
+            .invalidArgument, input: "--face-index",
+            reason: "the face comes from the pattern's match with --font")
+        }
+        let notes =
+          try match.substituteNote(for: pattern, strict: strict, name: patternName).map { [$0] } ?? []
+        if let instance = match.namedInstance {
+          options.variations =
+            try FontLocator.variations(ofInstance: instance, file: match.file, faceIndex: match.faceIndex)
+            + options.variations
+        }
+        let font = try load(match.file, faceIndex: match.faceIndex, options, cache)
+        return Resolved(font: font, pattern: pattern, notes: notes)
+      }
+    }
+  }
+
+  private func load(_ path: String, faceIndex: Int, _ options: ShapingFont.Options, _ cache: FontCache?)
+    throws
+    -> ShapingFont
+  {
+    try cache?.font(
+      file: path, faceIndex: faceIndex, options: options, allowingMissingFace: allowsMissingFace)
+      ?? ShapingFont(
+        file: path, faceIndex: faceIndex, options: options, allowingMissingFace: allowsMissingFace)
+  }
+}
+
+/// One shaping request as a value: the font and how to shape. Every entry point — the command's
+/// options, hb-shape's syntax, a fixture case, a JSON request line — maps its syntax onto this.
+public struct ShapingRequest: Sendable, Hashable {
+  /// The font.
+  public var font: FontSpecification
+  /// How to shape: features, direction, script, language, clusters, flags, output choices.
+  public var options: ShapeOptions
+
+  /// A request; by default the built-in font with the default options.
+  public init(font: FontSpecification = .init(), options: ShapeOptions = .init()) {
+    self.font = font
+    self.options = options
+  }
+}
