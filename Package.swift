@@ -146,6 +146,10 @@ let package = Package(
       dependencies: ["SwiftShapeFonts", "TestFixtures"]
     ),
     .testTarget(
+      name: "SwiftShapeRequestsTests",
+      dependencies: ["SwiftShapeRequests", "TestFixtures"]
+    ),
+    .testTarget(
       name: "SwiftShapeFixturesTests",
       dependencies: ["SwiftShapeFixtures", "TestFixtures"]
     ),

@@ -145,19 +145,3 @@ struct ArgumentParsingTests {
     }
   }
 }
-
-@Suite("Runs for --jobs")
-struct RunTests {
-  @Test func runsAreCutByLinesTextAndThreads() {
-    let short = Array(repeating: "word", count: 1024)
-    // At most 256 lines a run.
-    #expect(ShapeRequest.runEnds(of: short, jobs: 2) == [256, 512, 768, 1024])
-    // At least one run a thread when the batch has the lines for it.
-    #expect(ShapeRequest.runEnds(of: Array(short.prefix(10)), jobs: 4) == [3, 6, 9, 10])
-    #expect(ShapeRequest.runEnds(of: ["a", "b"], jobs: 8) == [1, 2])
-    #expect(ShapeRequest.runEnds(of: [], jobs: 2).isEmpty)
-    // At most 16 KiB of text a run (a line ending past it ends the run).
-    let long = Array(repeating: String(repeating: "x", count: 5000), count: 8)
-    #expect(ShapeRequest.runEnds(of: long, jobs: 1) == [4, 8])
-  }
-}

@@ -1,6 +1,7 @@
 import HarfBuzz
 import SwiftShape
 import SwiftShapeConformance
+import SwiftShapeRequests
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwiftShape
+import SwiftShapeRequests
 
 /// Where the text comes from: hb-shape's text and text-context options.
 struct TextOptions: ParsableArguments {
@@ -101,19 +102,11 @@ struct TextSettings: Sendable, Equatable {
     )
   }
 
-  /// Where the lines to shape come from.
-  enum Input {
-    /// Lines given on the command line (or read whole, with `--single-par`).
-    case lines([String])
-    /// A file, or standard input for `-`, read a line at a time.
-    case stream(path: String)
-  }
-
   /// The input, from exactly one source: `--text`, `--text-file`, `--unicodes`, the positional
   /// text, or standard input (unless `standardInputAllowed` is false, as in a batch). A code point
   /// list is read as `persona` reads it, and its text split into lines as any text is.
   func input(positionalText: String?, standardInputAllowed: Bool = true, persona: Persona = .swiftshape)
-    throws -> Input
+    throws -> LineSource
   {
     guard maximumLength > 0 else {
       throw ShapingError(
@@ -131,7 +124,7 @@ struct TextSettings: Sendable, Equatable {
   }
 
   private func unlimitedInput(positionalText: String?, standardInputAllowed: Bool, persona: Persona) throws
-    -> Input
+    -> LineSource
   {
     let given = givenSources + (positionalText.map { _ in ["the text argument"] } ?? [])
     guard given.count <= 1 else {
@@ -162,14 +155,14 @@ struct TextSettings: Sendable, Equatable {
         try IO.readAll(path: path), name: path == "-" ? "standard input" : path)
       return .lines(whole.isEmpty ? [] : [whole])
     }
-    return .stream(path: path)
+    return .file(path)
   }
 
   /// All the input lines at once.
   func lines(positionalText: String?, standardInputAllowed: Bool = true) throws -> [String] {
     switch try input(positionalText: positionalText, standardInputAllowed: standardInputAllowed) {
     case .lines(let lines): return lines
-    case .stream(let path):
+    case .file(let path):
       return try TextInput.lines(
         fromUTF8: IO.readAll(path: path), name: path == "-" ? "standard input" : path)
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import SwiftShape
 import SwiftShapeFixtures
 import SwiftShapeFonts
+import SwiftShapeRequests
 
 #if canImport(Glibc)
   import Glibc

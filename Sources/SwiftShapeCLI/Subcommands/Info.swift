@@ -1,6 +1,7 @@
 import ArgumentParser
 import SwiftShape
 import SwiftShapeFonts
+import SwiftShapeRequests
 
 extension SwiftShapeCommand {
   struct Info: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import HarfBuzz
 import SwiftShape
 import SwiftShapeFixtures
+import SwiftShapeRequests
 
 extension SwiftShapeCommand {
   struct Record: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import HarfBuzz
 import SwiftShape
+import SwiftShapeFixtures
+import SwiftShapeRequests
 
 extension SwiftShapeCommand {
   struct Shape: ParsableCommand {
@@ -120,7 +122,9 @@ struct ShapeSettings: ShapingCommandSettings {
         throw ValidationError("--requests takes its requests from the file, not as arguments")
       }
       try output.check(persona: persona)
-      try RequestStream(path: requests, jobs: output.jobs, maximumLength: text.maximumLength).run()
+      let out = Output.standardOutput()
+      try JSONRequests.serve(requests, jobs: output.jobs, maximumLength: text.maximumLength, to: out)
+      try out.commit()
       return
     }
     if batch {

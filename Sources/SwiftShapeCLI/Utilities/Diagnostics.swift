@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwiftShape
+import SwiftShapeRequests
 
 #if canImport(Glibc)
   import Glibc

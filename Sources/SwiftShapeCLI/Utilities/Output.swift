@@ -1,4 +1,5 @@
 import SwiftShape
+import SwiftShapeRequests
 
 #if canImport(Glibc)
   import Glibc
@@ -8,7 +9,7 @@ import SwiftShape
 
 /// Where output goes: standard output (buffered, flushed when asked and at the end), a file that
 /// replaces its target atomically when committed, a device or pipe written in place, or memory.
-final class Output {
+final class Output: LineShaperOutput {
   private enum Destination {
     case standardOutput
     case file(path: String, temporary: String, descriptor: Int32)
@@ -77,19 +78,19 @@ final class Output {
     if pending.count >= 1 << 16 { flushKeepingFailure() }
   }
 
-  /// Writes the bytes of a buffer.
-  func write(_ buffer: borrowing ByteBuffer) {
+  /// Writes bytes (a line shaper's output).
+  func write(_ bytes: UnsafeBufferPointer<UInt8>) {
     if case .memory = destination {
-      text += String(decoding: buffer.bytes, as: UTF8.self)
+      text += String(decoding: bytes, as: UTF8.self)
       return
     }
-    if pending.isEmpty, buffer.count >= 1 << 16 {
+    if pending.isEmpty, bytes.count >= 1 << 16 {
       // Large enough to go out as it is, without a copy into the pending bytes.
       guard failure == nil else { return }
-      do { try buffer.withBytes { try send($0) } } catch { failure = error }
+      do { try send(bytes) } catch { failure = error }
       return
     }
-    buffer.withBytes { pending.append(contentsOf: $0) }
+    pending.append(contentsOf: bytes)
     if pending.count >= 1 << 16 { flushKeepingFailure() }
   }
 

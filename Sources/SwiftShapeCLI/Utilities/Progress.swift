@@ -1,3 +1,5 @@
+import SwiftShapeRequests
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -6,7 +6,7 @@ import SwiftShape
 /// between submissions. `workers` threads take the pieces in the order they were submitted, each
 /// the next one as soon as it is free (a piece that takes longer holds up no other thread); at most
 /// `limit` are in flight, and submitting more waits for the oldest.
-final class OrderedPipeline<Output: Sendable> {
+package final class OrderedPipeline<Output: Sendable> {
   /// One piece of work: its output, set once by the thread that did it before `done` is signalled.
   private final class Slot: @unchecked Sendable {
     // @unchecked: `output` is written once, before `done.signal()`, and read only after
@@ -38,7 +38,7 @@ final class OrderedPipeline<Output: Sendable> {
 
   /// A pipeline that hands each output, in order, to `take` (on the submitting thread), which may
   /// move parts out of it: the pipeline keeps no other copy.
-  init(workers: Int, limit: Int, take: @escaping (inout Output) throws -> Void) {
+  package init(workers: Int, limit: Int, take: @escaping (inout Output) throws -> Void) {
     workerCount = max(1, workers)
     self.limit = max(1, limit)
     self.take = take
@@ -67,7 +67,7 @@ final class OrderedPipeline<Output: Sendable> {
 
   /// Starts `work` on another thread, then takes what has finished, in order (waiting while more
   /// than `limit` pieces are in flight).
-  func submit(_ work: @escaping @Sendable () -> Output) throws {
+  package func submit(_ work: @escaping @Sendable () -> Output) throws {
     let slot = Slot(work)
     slots.append(slot)
     waiting.withLock { queue in
@@ -82,11 +82,11 @@ final class OrderedPipeline<Output: Sendable> {
   }
 
   /// Waits for every piece and takes them all, in order.
-  func finish() throws { try takeFinished(leavingAtMost: 0) }
+  package func finish() throws { try takeFinished(leavingAtMost: 0) }
 
   /// Waits for every piece without taking any more (after a failure, so that no work is left
   /// running when the caller returns), and stops the workers.
-  func abandon() {
+  package func abandon() {
     for slot in slots[head...] { slot.done.wait() }
     slots.removeAll()
     head = 0

@@ -1,5 +1,5 @@
 import SwiftShape
-import SwiftShapeFixtures
+import SwiftShapeRequests
 
 #if canImport(Glibc)
   import Glibc
@@ -7,15 +7,17 @@ import SwiftShapeFixtures
   import Darwin
 #endif
 
-/// `--requests`: JSON requests in, one answer line per request out, in request order. Requests
-/// already read are answered together on `--jobs` threads; a request is never kept waiting for
-/// input that has not come (a client may send one and wait for its answer).
-struct RequestStream {
-  var path: String
-  var jobs: Int
-  var maximumLength: Int = TextLimits.defaultMaximum
-
-  func run() throws {
+extension JSONRequests {
+  /// Answers every request line of a file (or standard input, `-`), in order, to `out`, flushed
+  /// after each batch of requests already read (a client may send one and wait for its answer).
+  /// Requests read together are answered on `jobs` threads; a bad line is answered with an error
+  /// in its place and the stream goes on.
+  ///
+  /// - Throws: `ShapingError` of kind `.unreadableFile` when the file cannot be opened or read;
+  ///   `out`'s flush errors.
+  public static func serve(
+    _ path: String, jobs: Int = 1, maximumLength: Int = 16 << 20, to out: some LineShaperOutput
+  ) throws {
     let descriptor: Int32
     if path == "-" {
       descriptor = 0
@@ -31,12 +33,6 @@ struct RequestStream {
     defer { if descriptor != 0 { close(descriptor) } }
     var reader = LineReader(descriptor: descriptor, maximumLength: maximumLength)
     let cache = FontCache()
-    let out = Output.standardOutput()
-    // A line past the limit is answered with an error in its place.
-    enum Line: Sendable {
-      case request([UInt8])
-      case tooLong(Int)
-    }
     func nextLine() throws -> Line? {
       do {
         return try reader.next().map(Line.request)
@@ -58,11 +54,15 @@ struct RequestStream {
         }
       }
       for answer in answers {
-        out.write(answer)
-        out.write([UInt8(ascii: "\n")])
+        (answer + [UInt8(ascii: "\n")]).withUnsafeBufferPointer { out.write($0) }
       }
       try out.flush()
     }
-    try out.commit()
   }
+}
+
+/// A request line, or the length of one past the limit (answered with an error in its place).
+private enum Line: Sendable {
+  case request([UInt8])
+  case tooLong(Int)
 }

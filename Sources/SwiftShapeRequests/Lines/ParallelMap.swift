@@ -3,9 +3,9 @@ import SwiftShape
 import Synchronization
 
 /// Maps items on several threads, keeping their order.
-enum ParallelMap {
+package enum ParallelMap {
   /// `items.map(body)`, computed by `jobs` threads taking the next item as they finish one.
-  static func run<Item: Sendable, Mapped: Sendable>(
+  package static func run<Item: Sendable, Mapped: Sendable>(
     _ items: [Item], jobs: Int, _ body: @Sendable (Item) -> Mapped
   ) -> [Mapped] {
     guard jobs > 1, items.count > 1 else { return items.map(body) }

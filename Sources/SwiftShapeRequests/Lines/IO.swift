@@ -8,11 +8,11 @@ import SwiftShape
 
 /// File and stream access for the command, through the C library (no Foundation on the start-up
 /// path).
-enum IO {
+package enum IO {
   /// Reads a whole file, or standard input for `-`.
   ///
   /// - Throws: `ShapingError` of kind `.unreadableFile` naming the path and the system's reason.
-  static func readAll(path: String) throws -> [UInt8] {
+  package static func readAll(path: String) throws -> [UInt8] {
     if path == "-" { return try readAll(descriptor: 0, name: "standard input") }
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { throw unreadable(path) }
@@ -25,7 +25,7 @@ enum IO {
     return try readAll(descriptor: descriptor, name: path)
   }
 
-  static func readAll(descriptor: Int32, name: String) throws -> [UInt8] {
+  package static func readAll(descriptor: Int32, name: String) throws -> [UInt8] {
     var bytes: [UInt8] = []
     try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 16) { buffer in
       while true {
@@ -38,13 +38,13 @@ enum IO {
   }
 
   /// Whether reading `descriptor` now would return at once (input is there, or its end).
-  static func hasInput(descriptor: Int32) -> Bool {
+  package static func hasInput(descriptor: Int32) -> Bool {
     var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     return poll(&entry, 1, 0) > 0
   }
 
   /// Reads what is available, up to 64 KiB; empty at the end of the input.
-  static func readChunk(descriptor: Int32, name: String) throws -> [UInt8] {
+  package static func readChunk(descriptor: Int32, name: String) throws -> [UInt8] {
     try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 16) { buffer in
       Array(buffer[..<(try readSome(descriptor, into: buffer, name: name))])
     }
@@ -67,20 +67,20 @@ enum IO {
   }
 
   /// The current folder.
-  static func currentDirectory() -> String {
+  package static func currentDirectory() -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     guard getcwd(&buffer, buffer.count) != nil else { return "." }
     return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// Whether `path` names an existing folder.
-  static func isDirectory(_ path: String) -> Bool {
+  package static func isDirectory(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 
   /// The names in a folder, `.` and `..` left out.
-  static func listDirectory(_ path: String) throws -> [String] {
+  package static func listDirectory(_ path: String) throws -> [String] {
     guard let directory = opendir(path) else { throw unreadable(path) }
     defer { closedir(directory) }
     var names: [String] = []
@@ -94,24 +94,27 @@ enum IO {
   }
 
   /// Whether `path` names an existing regular file.
-  static func isRegularFile(_ path: String) -> Bool {
+  package static func isRegularFile(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
   }
 
   /// Writes text to standard error, unbuffered.
-  static func writeError(_ text: String) { try? writeAll(Array(text.utf8), to: 2, name: "standard error") }
+  package static func writeError(_ text: String) {
+    try? writeAll(Array(text.utf8), to: 2, name: "standard error")
+  }
 
   /// Writes all of `bytes` to a file descriptor, retrying short and interrupted writes.
   ///
   /// - Throws: `ShapingError` of kind `.unreadableFile` naming `name` when the write fails (a
   ///   full disk, a closed pipe).
-  static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws {
+  package static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws {
     try bytes.withUnsafeBufferPointer { try writeAll($0, to: descriptor, name: name) }
   }
 
   /// Writes all of `bytes`, as `writeAll(_:to:name:)` does.
-  static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32, name: String) throws {
+  package static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32, name: String) throws
+  {
     guard let base = bytes.baseAddress else { return }
     var offset = 0
     while offset < bytes.count {

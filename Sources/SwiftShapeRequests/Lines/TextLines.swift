@@ -8,8 +8,8 @@ import SwiftShape
 
 /// The lines of a UTF-8 file or of standard input, read as needed, so that memory stays flat however
 /// long the input is. Lines end at `\n`, as `TextInput.lines` splits them.
-struct TextLines {
-  let name: String
+package struct TextLines {
+  package let name: String
   private var reader: LineReader
   private let descriptor: Int32
   private let ownsDescriptor: Bool
@@ -17,12 +17,12 @@ struct TextLines {
   private(set) var lineNumber = 1
   private(set) var offset = 0
   /// The file's size, when it is a regular file (for progress).
-  let size: Int?
+  package let size: Int?
 
   /// Opens a file, or standard input for `-`.
   ///
   /// - Throws: `ShapingError` of kind `.unreadableFile` naming the file.
-  init(path: String, maximumLength: Int = TextLimits.defaultMaximum) throws {
+  package init(path: String, maximumLength: Int = TextLimits.defaultMaximum) throws {
     if path == "-" {
       descriptor = 0
       ownsDescriptor = false
@@ -46,12 +46,12 @@ struct TextLines {
 
   /// Whether the next line would wait for input: none is read yet and none is there (standard
   /// input or a pipe whose writer is slower than shaping, or a person typing).
-  var wouldWait: Bool {
+  package var wouldWait: Bool {
     size == nil && !reader.hasBufferedLine && !IO.hasInput(descriptor: descriptor)
   }
 
   /// Closes the file.
-  func close() {
+  package func close() {
     if ownsDescriptor { _ = Glibc_close(descriptor) }
   }
 
@@ -59,7 +59,7 @@ struct TextLines {
   ///
   /// - Throws: `ShapingError` of kind `.badText` at malformed UTF-8, naming the byte offset in the
   ///   input, the line and the byte in the line.
-  mutating func next() throws -> String? {
+  package mutating func next() throws -> String? {
     try nextBytes().map { String(decoding: $0, as: UTF8.self) }
   }
 
@@ -67,7 +67,7 @@ struct TextLines {
   /// throws what `next()` would throw at its first bad line: so that a bad line far into a file
   /// stops the request before anything is written. (Standard input and pipes are read once, as
   /// they come; a file only once too, when its size is not known.)
-  static func check(path: String, maximumLength: Int) throws {
+  package static func check(path: String, maximumLength: Int) throws {
     // Anything but a regular file is not opened here: a FIFO opened and closed twice could lose
     // its writer's bytes.
     var info = stat()
