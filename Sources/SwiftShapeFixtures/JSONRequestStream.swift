@@ -18,18 +18,7 @@ extension JSONRequests {
   public static func serve(
     _ path: String, jobs: Int = 1, maximumLength: Int = 16 << 20, to out: some LineShaperOutput
   ) throws {
-    let descriptor: Int32
-    if path == "-" {
-      descriptor = 0
-    } else {
-      guard !IO.isDirectory(path) else {
-        throw ShapingError(.unreadableFile, input: path, reason: String(cString: strerror(EISDIR)))
-      }
-      descriptor = open(path, O_RDONLY)
-      guard descriptor >= 0 else {
-        throw ShapingError(.unreadableFile, input: path, reason: String(cString: strerror(errno)))
-      }
-    }
+    let descriptor = try IO.openForReading(path)
     defer { if descriptor != 0 { close(descriptor) } }
     var reader = LineReader(descriptor: descriptor, maximumLength: maximumLength)
     let cache = FontCache()

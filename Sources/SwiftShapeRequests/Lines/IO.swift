@@ -67,6 +67,20 @@ package enum IO {
   }
 
   /// The current folder.
+  /// Opens a file for reading, standard input (0, not to be closed) for `-`.
+  ///
+  /// - Throws: `ShapingError` of kind `.unreadableFile` naming the path: a folder, a missing or
+  ///   unreadable file.
+  package static func openForReading(_ path: String) throws -> Int32 {
+    if path == "-" { return 0 }
+    guard !isDirectory(path) else {
+      throw ShapingError(.unreadableFile, input: path, reason: String(cString: strerror(EISDIR)))
+    }
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw unreadable(path) }
+    return descriptor
+  }
+
   package static func currentDirectory() -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     guard getcwd(&buffer, buffer.count) != nil else { return "." }

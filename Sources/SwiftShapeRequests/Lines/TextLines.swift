@@ -29,13 +29,7 @@ package struct TextLines {
       name = "standard input"
       size = nil
     } else {
-      guard !IO.isDirectory(path) else {
-        throw ShapingError(.unreadableFile, input: path, reason: String(cString: strerror(EISDIR)))
-      }
-      descriptor = open(path, O_RDONLY)
-      guard descriptor >= 0 else {
-        throw ShapingError(.unreadableFile, input: path, reason: String(cString: strerror(errno)))
-      }
+      descriptor = try IO.openForReading(path)
       ownsDescriptor = true
       name = path
       var info = stat()
