@@ -43,7 +43,7 @@ struct SwiftShapeCommand: ParsableCommand {
       do { try settings.run() } catch { Diagnostics.exit(with: error, command: Render.self) }
       return
     case .refused(let error)?:
-      Diagnostics.exit(with: error, command: Shape.self)
+      Diagnostics.exit(with: error, command: arguments.first == "render" ? Render.self : Shape.self)
     case nil:
       break
     }
@@ -72,17 +72,17 @@ struct SwiftShapeCommand: ParsableCommand {
   /// from the configuration, which costs reflection at start-up; a test checks the two agree.
   static let otherSubcommands = ["record", "check", "info", "fonts", "conformance", "help"]
 
-  /// A command the fast parser read.
+  /// A shaping or drawing command, read without ArgumentParser.
   enum FastCommand: Equatable {
     case shape(ShapeSettings)
     case render(RenderSettings)
-    /// Arguments the drop-in `hb-shape` refuses: ArgumentParser, which reads values its own way
-    /// (`1e999` is infinity to it, out of range to GLib), must not take them instead.
+    /// Arguments the command refuses, with the error.
     case refused(ShapingError)
   }
 
-  /// The command for arguments that ask to shape or draw, parsed by the fast parser; nil for
-  /// other subcommands, help and version requests, and arguments it does not accept.
+  /// The command for arguments that ask to shape or draw, read by the options' declarations
+  /// (the same reading ArgumentParser's dispatch would end in, without its start-up cost); nil
+  /// for other subcommands and for help and version requests.
   static func fastCommand(_ arguments: [String]) -> FastCommand? {
     var arguments = arguments
     var subcommand = "shape"
@@ -100,18 +100,13 @@ struct SwiftShapeCommand: ParsableCommand {
       default: continue
       }
     }
-    if subcommand == "render" {
-      return (try? FastParsers.render.parse(arguments)).map(FastCommand.render)
-    }
-    guard Persona.current == .hbShape else {
-      return (try? FastParsers.shape.parse(arguments)).map(FastCommand.shape)
-    }
     do {
-      return .shape(try FastParsers.shape.parse(arguments, persona: .hbShape))
+      if subcommand == "render" { return .render(try RenderSettings.options.parse(arguments)) }
+      return .shape(try ShapeSettings.options.parse(arguments, persona: Persona.current))
     } catch let error as ShapingError {
       return .refused(error)
     } catch {
-      // Checks ArgumentParser words its own way (a font given twice): its message.
+      // A check worded by ArgumentParser (a font given twice): its message.
       return nil
     }
   }

@@ -1,10 +1,11 @@
 import Foundation
+import SwiftShape
 import Testing
 
 @testable import SwiftShapeCLI
 
-/// The fast parser, which reads the shaping commands' arguments (and batch requests and
-/// conformance tests), must read every option exactly as ArgumentParser reads it.
+/// The shaping commands' options are declared once (`OptionDeclaration`): their arguments are read
+/// with the declarations and their help is written from them.
 @Suite("Argument parsing")
 struct ArgumentParsingTests {
   /// The option names a command's help lists.
@@ -12,7 +13,7 @@ struct ArgumentParsingTests {
     let excluded: Set<String> = ["-h", "--help", "--version"]
     var names: Set<String> = []
     // Option lines start with their names: `  -u, --unicodes <list>   Code points …`.
-    for line in help.split(separator: "\n") {
+    for line in help.split(separator: "\n") where line.hasPrefix("  -") {
       let words = line.split(separator: " ").map { $0.hasSuffix(",") ? String($0.dropLast()) : String($0) }
       for word in words {
         guard word.hasPrefix("-") else { break }
@@ -22,18 +23,26 @@ struct ArgumentParsingTests {
     return names
   }
 
-  @Test func everyOptionOfShapeIsKnownToTheFastParser() throws {
-    let names = Self.optionNames(inHelp: SwiftShapeCommand.Shape.helpMessage(columns: 400))
-    #expect(names.count > 50)
-    for name in names { #expect(FastParsers.shape.action(name) != nil, "shape \(name)") }
-    #expect(FastParsers.shape.action("--annotate") == nil)
-  }
-
-  @Test func everyOptionOfRenderIsKnownToTheFastParser() throws {
-    let names = Self.optionNames(inHelp: SwiftShapeCommand.Render.helpMessage(columns: 400))
-    #expect(names.count > 40)
-    for name in names { #expect(FastParsers.render.action(name) != nil, "render \(name)") }
-    #expect(FastParsers.render.action("--output-format") == nil)
+  @Test func theHelpListsEveryDeclaredOption() throws {
+    for (help, declared) in [
+      (
+        SwiftShapeCommand.Shape.helpMessage(columns: 400), ShapeSettings.options.declarations.flatMap(\.names)
+      ),
+      (
+        SwiftShapeCommand.Render.helpMessage(columns: 400),
+        RenderSettings.options.declarations.flatMap(\.names)
+      ),
+      (
+        SwiftShapeCommand.Record.helpMessage(columns: 400),
+        RecordSettings.options.declarations.flatMap(\.names)
+      ),
+    ] {
+      #expect(Self.optionNames(inHelp: help) == Set(declared))
+      #expect(declared.count == Set(declared).count, "a name declared twice")
+    }
+    #expect(ShapeSettings.options.declarations.count > 50)
+    #expect(ShapeSettings.options.action("--annotate") == nil)
+    #expect(RenderSettings.options.action("--output-format") == nil)
   }
 
   static let samples: [[String]] = [
@@ -76,21 +85,34 @@ struct ArgumentParsingTests {
     ["--annotate", "--expect", "[a=0+500]", "--output-file=x.svg"],
   ]
 
-  @Test func defaultsAreArgumentParsersDefaults() throws {
-    #expect(ShapeSettings() == (try SwiftShapeCommand.Shape.parse([])).settings)
-    #expect(RenderSettings() == (try SwiftShapeCommand.Render.parse([])).settings)
-  }
-
   @Test(arguments: samples + shapeSamples)
-  func bothParsersAgreeOnShape(_ arguments: [String]) throws {
-    let slow = try SwiftShapeCommand.Shape.parse(arguments)
-    #expect(try FastParsers.shape.parse(arguments) == slow.settings)
+  func shapeReadsItsOptions(_ arguments: [String]) throws {
+    #expect(try ShapeSettings.options.parse(arguments) != ShapeSettings())
   }
 
   @Test(arguments: samples + renderSamples)
-  func bothParsersAgreeOnRender(_ arguments: [String]) throws {
-    let slow = try SwiftShapeCommand.Render.parse(arguments)
-    #expect(try FastParsers.render.parse(arguments) == slow.settings)
+  func renderReadsItsOptions(_ arguments: [String]) throws {
+    #expect(try RenderSettings.options.parse(arguments) != RenderSettings())
+  }
+
+  @Test func valuesAreReadIntoTypedSettings() throws {
+    let settings = try ShapeSettings.options.parse([
+      "--features=-liga,kern[1:2]", "--direction=rtl", "--font-size=12 24", "--cluster-level=2", "-u", "61",
+      "--font-ppem=3", "--variations=wght=700", "-n", "3", "font.ttf",
+    ])
+    #expect(settings.shaping.features == [try Feature(parsing: "-liga"), try Feature(parsing: "kern[1:2]")])
+    #expect(settings.shaping.direction == .rightToLeft)
+    #expect(settings.shaping.clusterLevel == .characters)
+    #expect(settings.font.fontSize == .scale(x: 12, y: 24))
+    #expect(settings.font.options.ppem == (3, 3))
+    #expect(settings.font.options.variations == [try Variation(parsing: "wght=700")])
+    #expect(settings.output.iterations == 3)
+    #expect(settings.text.unicodes == "61" && settings.first == "font.ttf")
+    let hb = try ShapeSettings.options.parse(
+      ["--features='-liga'", "--cluster-level=-1", "-n", "-1"], persona: .hbShape)
+    #expect(hb.shaping.features == [try Feature(parsing: "-liga")])
+    #expect(hb.shaping.clusterLevel.rawValue == -1)
+    #expect(hb.output.iterations == 4_294_967_295)
   }
 
   @Test func otherSubcommandsAreTheConfiguredOnes() {
@@ -107,13 +129,18 @@ struct ArgumentParsingTests {
     #expect(
       SwiftShapeCommand.fastCommand(["render", "--annotate", "a"])
         == .render(RenderSettings(first: "a", annotate: true)))
-    #expect(SwiftShapeCommand.fastCommand(["render", "-O", "text", "a"]) == nil, "render has no -O")
+    #expect(
+      SwiftShapeCommand.fastCommand(["render", "-O", "text", "a"])
+        == .refused(ShapingError(.invalidArgument, input: "-O", reason: "unknown option")), "render has no -O"
+    )
     #expect(SwiftShapeCommand.fastCommand(["info", "font.ttf"]) == nil)
     #expect(SwiftShapeCommand.fastCommand(["conformance", "x.tests"]) == nil)
     #expect(SwiftShapeCommand.fastCommand(["shape", "--help"]) == nil)
     #expect(SwiftShapeCommand.fastCommand(["render", "-h"]) == nil)
     #expect(SwiftShapeCommand.fastCommand(["--version"]) == nil)
-    #expect(SwiftShapeCommand.fastCommand(["--bogus"]) == nil, "errors take ArgumentParser's messages")
+    #expect(
+      SwiftShapeCommand.fastCommand(["--bogus"])
+        == .refused(ShapingError(.invalidArgument, input: "--bogus", reason: "unknown option")))
   }
 
   /// The locale is loaded only when the environment names one that is not a C locale; every C
@@ -130,18 +157,16 @@ struct ArgumentParsingTests {
     #expect(SwiftShapeCommand.usesCLocale { values[String(cString: $0)].map { UnsafePointer($0) } } == isC)
   }
 
-  @Test func fastParserRejectsWhatArgumentParserRejects() throws {
+  @Test func malformedArgumentsAreRefused() throws {
     for arguments in [
       ["--bogus"], ["--face-index=x"], ["--text"], ["--bot=1"], ["a", "b", "c"], ["--font-file=f", "a", "b"],
     ] {
-      #expect(throws: (any Error).self) { try SwiftShapeCommand.Shape.parse(arguments) }
-      #expect(throws: (any Error).self) { try FastParsers.shape.parse(arguments) }
-      #expect(throws: (any Error).self) { try SwiftShapeCommand.Render.parse(arguments) }
-      #expect(throws: (any Error).self) { try FastParsers.render.parse(arguments) }
+      #expect(throws: (any Error).self) { try ShapeSettings.options.parse(arguments) }
+      #expect(throws: (any Error).self) { try RenderSettings.options.parse(arguments) }
     }
     for arguments in [["--margin=wide"], ["--annotate=1"], ["--em-pixels"]] {
-      #expect(throws: (any Error).self) { try SwiftShapeCommand.Render.parse(arguments) }
-      #expect(throws: (any Error).self) { try FastParsers.render.parse(arguments) }
+      #expect(throws: (any Error).self) { try RenderSettings.options.parse(arguments) }
     }
+    #expect(throws: (any Error).self) { try RecordSettings.options.parse(["a", "b"]) }
   }
 }

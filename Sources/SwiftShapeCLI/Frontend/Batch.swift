@@ -56,7 +56,7 @@ struct Batch {
     guard !arguments.isEmpty else {
       throw ShapingError(.invalidArgument, input: "request", reason: "empty request")
     }
-    let command = try FastParsers.shape.parse(defaults + arguments, persona: persona)
+    let command = try ShapeSettings.options.parse(defaults + arguments, persona: persona)
     guard !command.batch, command.output.outputFile == nil, !command.shaping.listShapers else {
       throw ShapingError(
         .invalidArgument, input: "request",

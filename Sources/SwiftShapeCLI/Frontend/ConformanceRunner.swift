@@ -89,7 +89,8 @@ struct ConformanceRunner {
       let output: String
       do {
         // As hb-shape runs them: what hb-shape accepts is accepted, with hb-shape's meaning.
-        let command = try FastParsers.shape.parse(test.arguments(fontFunctions: functions), persona: .hbShape)
+        let command = try ShapeSettings.options.parse(
+          test.arguments(fontFunctions: functions), persona: .hbShape)
         let request = try ShapeRequest(
           command, fonts: fonts, standardInputAllowed: false, defaultFormat: .text)
         let memory = Output.memory()

@@ -87,7 +87,7 @@ extension ShapingCommandSettings {
   /// - Throws: `ShapingError` of kind `.invalidArgument` for a value that does not parse or a font
   ///   given more than one way.
   func shapingRequest() throws -> ShapingRequest {
-    var options = try shaping.shapeOptions(persona: persona)
+    var options = try shaping.shapeOptions()
     (options.textBefore, options.textAfter) = try text.context(persona: persona)
     var font = FontSpecification(
       faceIndex: self.font.faceIndex, options: try self.font.shapingFontOptions(persona: persona),

@@ -1,4 +1,3 @@
-import ArgumentParser
 import SwiftShape
 
 #if canImport(Glibc)
@@ -8,99 +7,6 @@ import SwiftShape
 #endif
 
 /// What to print, and where: hb-shape's output options, and SwiftShape's JSON formats.
-struct OutputOptions: ParsableArguments {
-  @Option(
-    name: [.customShort("O"), .customLong("output-format")],
-    help: ArgumentHelp(
-      "Output format: json (SwiftShape's, the default), jsonl, text or hb-json (hb-shape's).",
-      valueName: "format"))
-  var format: String?
-
-  @Option(
-    name: [.customShort("o"), .customLong("output-file")],
-    help: ArgumentHelp(
-      "Write the output to a file (replaced atomically) instead of standard output.", valueName: "path"))
-  var outputFile: String?
-
-  @Flag(
-    name: .customLong("show-text"),
-    help: "hb formats: print each input line, in parentheses, before its glyphs.")
-  var showText = false
-
-  @Flag(
-    name: .customLong("show-unicode"),
-    help: "hb formats: print each input line's code points before its glyphs.")
-  var showUnicode = false
-
-  @Flag(
-    name: .customLong("show-line-num"),
-    help: "hb formats: prefix each output line with its input line number.")
-  var showLineNumber = false
-
-  @Flag(
-    name: [.customShort("v"), .customLong("verbose")],
-    help: "hb formats: all three above; like hb-shape, this also means --ned.")
-  var verbose = false
-
-  @Flag(name: .customLong("no-glyph-names"), help: "Print glyph IDs instead of names.")
-  var noGlyphNames = false
-
-  @Flag(name: .customLong("no-positions"), help: "hb formats: do not print offsets and advances.")
-  var noPositions = false
-
-  @Flag(name: .customLong("no-advances"), help: "hb formats: print absolute positions instead of advances.")
-  var noAdvances = false
-
-  @Flag(name: .customLong("no-clusters"), help: "hb formats: do not print clusters.")
-  var noClusters = false
-
-  @Flag(name: .customLong("show-extents"), help: "Include glyph ink extents.")
-  var showExtents = false
-
-  @Flag(
-    name: .customLong("show-flags"),
-    help: "hb formats: include glyph flags (they are always in SwiftShape's JSON).")
-  var showFlags = false
-
-  @Flag(name: .customLong("ned"), help: "hb formats: no extra data, i.e. no clusters and no advances.")
-  var noExtraData = false
-
-  @Flag(
-    name: [.customShort("V"), .customLong("trace")],
-    help: "Print every step of shaping (a list of events in SwiftShape's JSON).")
-  var trace = false
-
-  @Option(
-    name: .customLong("jobs"),
-    help: ArgumentHelp(
-      "Shape this many lines at once (text files and standard input, --requests); output stays in input order.",
-      valueName: "N"))
-  var jobs: Int = 1
-
-  @Option(
-    name: [.customShort("n"), .customLong("num-iterations")],
-    help: ArgumentHelp("Shape each line this many times (for timing); print the result once.", valueName: "N")
-  )
-  var iterations: Int = 1
-
-  @Option(
-    name: .customLong("max-iterations"),
-    help: ArgumentHelp(
-      "With --batch: the most --num-iterations a request may ask for (default: 1000).", valueName: "N"))
-  var maximumIterations: Int = OutputSettings.defaultMaximumIterations
-
-  /// The values given.
-  var settings: OutputSettings {
-    OutputSettings(
-      format: format, outputFile: outputFile, showText: showText, showUnicode: showUnicode,
-      showLineNumber: showLineNumber, verbose: verbose, noGlyphNames: noGlyphNames, noPositions: noPositions,
-      noAdvances: noAdvances, noClusters: noClusters, showExtents: showExtents, showFlags: showFlags,
-      noExtraData: noExtraData, trace: trace, jobs: jobs, iterations: iterations,
-      maximumIterations: maximumIterations)
-  }
-}
-
-/// The output options' values as a plain value (see `FontSettings`).
 struct OutputSettings: Sendable, Equatable {
   enum Format: String, CaseIterable, Sendable {
     /// One SwiftShape JSON document for all lines.
@@ -134,6 +40,63 @@ struct OutputSettings: Sendable, Equatable {
   /// How many times a batch request may shape its text by default: a request cannot take the
   /// batch for longer than this many shapings of a text of `--max-text-length`.
   static let defaultMaximumIterations = 1000
+
+  /// The options, each declared once (see `OptionDeclaration`).
+  static func declarations() -> [OptionDeclaration<ShapeSettings>] {
+    [
+      .value(
+        "-O", "--output-format", valueName: "format",
+        help: "Output format: json (SwiftShape's, the default), jsonl, text or hb-json (hb-shape's)."
+      ) { $0.output.format = $1 },
+      .value(
+        "-o", "--output-file", valueName: "path",
+        help: "Write the output to a file (replaced atomically) instead of standard output."
+      ) { $0.output.outputFile = $1 },
+      .flag("--show-text", help: "hb formats: print each input line, in parentheses, before its glyphs.") {
+        $0.output.showText = true
+      },
+      .flag("--show-unicode", help: "hb formats: print each input line's code points before its glyphs.") {
+        $0.output.showUnicode = true
+      },
+      .flag("--show-line-num", help: "hb formats: prefix each output line with its input line number.") {
+        $0.output.showLineNumber = true
+      },
+      .flag("-v", "--verbose", help: "hb formats: all three above; like hb-shape, this also means --ned.") {
+        $0.output.verbose = true
+      },
+      .flag("--no-glyph-names", help: "Print glyph IDs instead of names.") { $0.output.noGlyphNames = true },
+      .flag("--no-positions", help: "hb formats: do not print offsets and advances.") {
+        $0.output.noPositions = true
+      },
+      .flag("--no-advances", help: "hb formats: print absolute positions instead of advances.") {
+        $0.output.noAdvances = true
+      },
+      .flag("--no-clusters", help: "hb formats: do not print clusters.") { $0.output.noClusters = true },
+      .flag("--show-extents", help: "Include glyph ink extents.") { $0.output.showExtents = true },
+      .flag("--show-flags", help: "hb formats: include glyph flags (they are always in SwiftShape's JSON).") {
+        $0.output.showFlags = true
+      },
+      .flag("--ned", help: "hb formats: no extra data, i.e. no clusters and no advances.") {
+        $0.output.noExtraData = true
+      },
+      .flag("-V", "--trace", help: "Print every step of shaping (a list of events in SwiftShape's JSON).") {
+        $0.output.trace = true
+      },
+      .value(
+        "--jobs", valueName: "N",
+        help:
+          "Shape this many lines at once (text files and standard input, --requests); output stays in input order."
+      ) { $0.output.jobs = try number($1, "--jobs") },
+      .value(
+        "-n", "--num-iterations", valueName: "N",
+        help: "Shape each line this many times (for timing); print the result once."
+      ) { $0.output.iterations = try integer($1, "--num-iterations", $0.persona, wrapsToUnsigned: true) },
+      .value(
+        "--max-iterations", valueName: "N",
+        help: "With --batch: the most --num-iterations a request may ask for (default: 1000)."
+      ) { $0.output.maximumIterations = try number($1, "--max-iterations") },
+    ]
+  }
 
   /// The output format, with hb-shape's defaults when the program runs as `hb-shape`.
   func resolvedFormat() throws -> Format {

@@ -1,202 +1,169 @@
-import ArgumentParser
-import HarfBuzz
 import SwiftShape
 
-/// How to shape: hb-shape's shape and feature options.
-struct ShapingOptions: ParsableArguments {
-  @Option(
-    name: .customLong("features"),
-    help: ArgumentHelp(
-      "Feature settings, separated by commas: 'kern,-liga,aalt=2,kern[3:5]'.", valueName: "list"))
-  var features: String?
-
-  @Flag(name: .customLong("list-shapers"), help: "List the available shapers and exit.")
-  var listShapers = false
-
-  @Option(
-    name: [.customLong("shapers"), .customLong("shaper")],
-    help: ArgumentHelp("The shapers to try, in order, separated by commas (ot, fallback).", valueName: "list")
-  )
-  var shapers: String?
-
-  @Option(
-    name: .customLong("direction"),
-    help: ArgumentHelp("Text direction (default: from the script).", valueName: "ltr|rtl|ttb|btt"))
-  var direction: String?
-
-  @Option(
-    name: .customLong("language"),
-    help: ArgumentHelp("BCP 47 language tag (default: from the locale, as hb-shape).", valueName: "tag"))
-  var language: String?
-
-  @Option(
-    name: .customLong("script"),
-    help: ArgumentHelp(
-      "ISO 15924 script code, e.g. Latn, Arab (default: guessed from the text).", valueName: "code"))
-  var script: String?
-
-  @Flag(name: .customLong("bot"), help: "Treat the text as the beginning of a paragraph.")
-  var beginningOfText = false
-
-  @Flag(name: .customLong("eot"), help: "Treat the text as the end of a paragraph.")
-  var endOfText = false
-
-  @Flag(name: .customLong("preserve-default-ignorables"), help: "Keep default-ignorable characters visible.")
-  var preserveDefaultIgnorables = false
-
-  @Flag(name: .customLong("remove-default-ignorables"), help: "Remove default-ignorable characters.")
-  var removeDefaultIgnorables = false
-
-  @Option(
-    name: .customLong("invisible-glyph"),
-    help: ArgumentHelp("The glyph that replaces default-ignorable characters.", valueName: "gid"))
-  var invisibleGlyph: UInt32 = 0
-
-  @Option(
-    name: .customLong("not-found-glyph"),
-    help: ArgumentHelp("The glyph for characters the font does not cover.", valueName: "gid"))
-  var notFoundGlyph: UInt32 = 0
-
-  @Flag(name: .customLong("utf8-clusters"), help: "Cluster values count UTF-8 bytes (as hb-shape's option).")
-  var utf8Clusters = false
-
-  @Option(
-    name: .customLong("cluster-unit"),
-    help: ArgumentHelp(
-      "What cluster values count: scalars (default, as hb-shape), utf8 or utf16.", valueName: "unit"))
-  var clusterUnit: String?
-
-  @Option(
-    name: .customLong("cluster-level"),
-    help: ArgumentHelp(
-      "Cluster level: 0 monotone graphemes (default), 1 monotone characters, 2 characters.",
-      valueName: "0|1|2"))
-  var clusterLevel: Int = 0
-
-  @Flag(name: .customLong("normalize-glyphs"), help: "Put the glyphs of each cluster in a canonical order.")
-  var normalizeGlyphs = false
-
-  @Flag(name: .customLong("unsafe-to-concat"), help: "Produce the unsafe-to-concat glyph flag.")
-  var unsafeToConcat = false
-
-  @Flag(name: .customLong("safe-to-insert-tatweel"), help: "Produce the safe-to-insert-tatweel glyph flag.")
-  var safeToInsertTatweel = false
-
-  @Flag(name: .customLong("verify"), help: "Check the result; fail naming the check that does not hold.")
-  var verify = false
-
-  /// The values given.
-  var settings: ShapingSettings {
-    ShapingSettings(
-      features: features, listShapers: listShapers, shapers: shapers, direction: direction,
-      language: language, script: script, beginningOfText: beginningOfText, endOfText: endOfText,
-      preserveDefaultIgnorables: preserveDefaultIgnorables, removeDefaultIgnorables: removeDefaultIgnorables,
-      invisibleGlyph: invisibleGlyph, notFoundGlyph: notFoundGlyph, utf8Clusters: utf8Clusters,
-      clusterUnit: clusterUnit, clusterLevel: clusterLevel, normalizeGlyphs: normalizeGlyphs,
-      unsafeToConcat: unsafeToConcat, safeToInsertTatweel: safeToInsertTatweel, verify: verify)
-  }
-}
-
-/// The shaping options' values as a plain value (see `FontSettings`).
+/// How to shape: hb-shape's shape and feature options, read into typed values.
 struct ShapingSettings: Sendable, Equatable {
-  var features: String?
+  var features: [Feature]?
   var listShapers = false
-  var shapers: String?
-  var direction: String?
-  var language: String?
-  var script: String?
-  var beginningOfText = false
-  var endOfText = false
-  var preserveDefaultIgnorables = false
-  var removeDefaultIgnorables = false
+  var shapers: [String]?
+  var direction: Direction?
+  var language: Language?
+  var script: Script?
+  var bufferFlags: Buffer.Flags = []
   var invisibleGlyph: UInt32 = 0
   var notFoundGlyph: UInt32 = 0
   var utf8Clusters = false
-  var clusterUnit: String?
-  var clusterLevel = 0
+  var clusterUnit: ClusterUnit?
+  var clusterLevel = Buffer.ClusterLevel.monotoneGraphemes
   var normalizeGlyphs = false
-  var unsafeToConcat = false
-  var safeToInsertTatweel = false
   var verify = false
 
-  /// The shaping options, checked; values read as `persona` reads them (as hb-shape, a value
-  /// HarfBuzz cannot read is skipped or means "guess", and any cluster level is passed on).
-  func shapeOptions(persona: Persona = .swiftshape) throws -> ShapeOptions {
-    if persona == .hbShape { return try hbShapeOptions() }
+  /// The shaping options, checked against each other.
+  func shapeOptions() throws -> ShapeOptions {
     var options = ShapeOptions()
-    if let features {
-      options.features = try ShapingError.parsing("--features") { try Feature.parseList(features) }
-    }
-    if let direction {
-      options.direction = try ShapingError.parsing("--direction") { try Direction(parsing: direction) }
-    }
-    if let script { options.script = try ShapingError.parsing("--script") { try Script(parsing: script) } }
-    if let language {
-      options.language = try ShapingError.parsing("--language") { try Language(parsing: language) }
-    }
-    if let shapers {
-      let list = shapers.split(separator: ",").map(String.init)
-      let available = HarfBuzz.shapers
-      guard !list.isEmpty else {
-        throw ShapingError(.invalidArgument, input: "--shapers", reason: "no shaper named")
-      }
-      for shaper in list where !available.contains(shaper) {
-        throw ShapingError(
-          .invalidArgument, input: "--shapers '\(shaper)'",
-          reason: "unknown or unavailable shaper (available: \(available.joined(separator: ", ")))")
-      }
-      options.shapers = list
-    }
-    guard let level = Buffer.ClusterLevel(defined: clusterLevel) else {
-      throw ShapingError(
-        .invalidArgument, input: "--cluster-level=\(clusterLevel)",
-        reason: "the cluster level must be 0, 1 or 2")
-    }
-    options.clusterLevel = level
-    try setClusterUnitAndFlags(of: &options)
-    return options
-  }
-
-  /// The shaping options as hb-shape reads them.
-  private func hbShapeOptions() throws -> ShapeOptions {
-    var options = ShapeOptions()
-    if let features { options.features = HBShapeSyntax.features(features) }
-    options.direction = direction.flatMap(Direction.init(harfBuzzString:))
-    options.script = script.flatMap(Script.init(harfBuzzString:))
-    options.language = language.flatMap(Language.init(harfBuzzString:))
-    if let shapers { options.shapers = try HBShapeSyntax.shapers(shapers) }
-    options.clusterLevel = Buffer.ClusterLevel(rawValue: Int32(truncatingIfNeeded: clusterLevel))
-    try setClusterUnitAndFlags(of: &options)
-    return options
-  }
-
-  /// The options both readings share: the cluster unit, the buffer flags, the glyphs.
-  private func setClusterUnitAndFlags(of options: inout ShapeOptions) throws {
+    options.features = features ?? []
+    options.direction = direction
+    options.script = script
+    options.language = language
+    if let shapers { options.shapers = shapers }
+    options.clusterLevel = clusterLevel
     if let clusterUnit {
-      guard let unit = ClusterUnit(rawValue: clusterUnit) else {
+      guard !utf8Clusters || clusterUnit == .utf8 else {
         throw ShapingError(
-          .invalidArgument, input: "--cluster-unit=\(clusterUnit)",
-          reason: "unknown cluster unit (scalars, utf8 or utf16)")
+          .invalidArgument, input: "--utf8-clusters",
+          reason: "contradicts --cluster-unit=\(clusterUnit.rawValue)")
       }
-      guard !utf8Clusters || unit == .utf8 else {
-        throw ShapingError(
-          .invalidArgument, input: "--utf8-clusters", reason: "contradicts --cluster-unit=\(clusterUnit)")
-      }
-      options.clusterUnit = unit
+      options.clusterUnit = clusterUnit
     } else if utf8Clusters {
       options.clusterUnit = .utf8
     }
-    var flags: Buffer.Flags = []
-    if beginningOfText { flags.insert(.beginningOfText) }
-    if endOfText { flags.insert(.endOfText) }
-    if preserveDefaultIgnorables { flags.insert(.preserveDefaultIgnorables) }
-    if removeDefaultIgnorables { flags.insert(.removeDefaultIgnorables) }
-    if unsafeToConcat { flags.insert(.produceUnsafeToConcat) }
-    if safeToInsertTatweel { flags.insert(.produceSafeToInsertTatweel) }
-    options.bufferFlags = flags
+    options.bufferFlags = bufferFlags
     options.invisibleGlyph = invisibleGlyph
     options.notFoundGlyph = notFoundGlyph
     options.normalizeGlyphs = normalizeGlyphs
     options.verify = verify
+    return options
+  }
+
+  /// The options, each declared once (see `OptionDeclaration`). As hb-shape, a value HarfBuzz
+  /// cannot read is skipped or means "guess", and any cluster level is passed on.
+  static func declarations<S: ShapingCommandSettings>() -> [OptionDeclaration<S>] {
+    [
+      .value(
+        "--features", valueName: "list",
+        help: "Feature settings, separated by commas: 'kern,-liga,aalt=2,kern[3:5]'."
+      ) { settings, value in
+        settings.shaping.features =
+          settings.persona == .hbShape
+          ? HBShapeSyntax.features(value)
+          : try ShapingError.parsing("--features") { try Feature.parseList(value) }
+      },
+      .flag("--list-shapers", help: "List the available shapers and exit.") { $0.shaping.listShapers = true },
+      .value(
+        "--shaper", "--shapers", valueName: "list",
+        help: "The shapers to try, in order, separated by commas (ot, fallback)."
+      ) { settings, value in
+        if settings.persona == .hbShape {
+          settings.shaping.shapers = try HBShapeSyntax.shapers(value)
+          return
+        }
+        let list = value.split(separator: ",").map(String.init)
+        guard !list.isEmpty else {
+          throw ShapingError(.invalidArgument, input: "--shapers", reason: "no shaper named")
+        }
+        let available = HarfBuzz.shapers
+        for shaper in list where !available.contains(shaper) {
+          throw ShapingError(
+            .invalidArgument, input: "--shapers '\(shaper)'",
+            reason: "unknown or unavailable shaper (available: \(available.joined(separator: ", ")))")
+        }
+        settings.shaping.shapers = list
+      },
+      .value("--direction", valueName: "ltr|rtl|ttb|btt", help: "Text direction (default: from the script).")
+      {
+        settings, value in
+        settings.shaping.direction =
+          settings.persona == .hbShape
+          ? Direction(harfBuzzString: value)
+          : try ShapingError.parsing("--direction") { try Direction(parsing: value) }
+      },
+      .value(
+        "--language", valueName: "tag", help: "BCP 47 language tag (default: from the locale, as hb-shape)."
+      ) {
+        settings, value in
+        settings.shaping.language =
+          settings.persona == .hbShape
+          ? Language(harfBuzzString: value)
+          : try ShapingError.parsing("--language") { try Language(parsing: value) }
+      },
+      .value(
+        "--script", valueName: "code",
+        help: "ISO 15924 script code, e.g. Latn, Arab (default: guessed from the text)."
+      ) { settings, value in
+        settings.shaping.script =
+          settings.persona == .hbShape
+          ? Script(harfBuzzString: value)
+          : try ShapingError.parsing("--script") { try Script(parsing: value) }
+      },
+      .flag("--bot", help: "Treat the text as the beginning of a paragraph.") {
+        $0.shaping.bufferFlags.insert(.beginningOfText)
+      },
+      .flag("--eot", help: "Treat the text as the end of a paragraph.") {
+        $0.shaping.bufferFlags.insert(.endOfText)
+      },
+      .flag("--preserve-default-ignorables", help: "Keep default-ignorable characters visible.") {
+        $0.shaping.bufferFlags.insert(.preserveDefaultIgnorables)
+      },
+      .flag("--remove-default-ignorables", help: "Remove default-ignorable characters.") {
+        $0.shaping.bufferFlags.insert(.removeDefaultIgnorables)
+      },
+      .value(
+        "--invisible-glyph", valueName: "gid", help: "The glyph that replaces default-ignorable characters."
+      ) {
+        $0.shaping.invisibleGlyph = try integer($1, "--invisible-glyph", $0.persona, wrapsToUnsigned: true)
+      },
+      .value("--not-found-glyph", valueName: "gid", help: "The glyph for characters the font does not cover.")
+      {
+        $0.shaping.notFoundGlyph = try integer($1, "--not-found-glyph", $0.persona, wrapsToUnsigned: true)
+      },
+      .flag("--utf8-clusters", help: "Cluster values count UTF-8 bytes (as hb-shape's option).") {
+        $0.shaping.utf8Clusters = true
+      },
+      .value(
+        "--cluster-unit", valueName: "unit",
+        help: "What cluster values count: scalars (default, as hb-shape), utf8 or utf16."
+      ) {
+        guard let unit = ClusterUnit(rawValue: $1) else {
+          throw ShapingError(
+            .invalidArgument, input: "--cluster-unit=\($1)",
+            reason: "unknown cluster unit (scalars, utf8 or utf16)")
+        }
+        $0.shaping.clusterUnit = unit
+      },
+      .value(
+        "--cluster-level", valueName: "0|1|2",
+        help: "Cluster level: 0 monotone graphemes (default), 1 monotone characters, 2 characters."
+      ) { settings, value in
+        let level: Int32 = try integer(value, "--cluster-level", settings.persona, wrapsToUnsigned: false)
+        let cluster = Buffer.ClusterLevel(rawValue: level)
+        guard settings.persona == .hbShape || cluster.isDefined else {
+          throw ShapingError(
+            .invalidArgument, input: "--cluster-level=\(level)", reason: "the cluster level must be 0, 1 or 2"
+          )
+        }
+        settings.shaping.clusterLevel = cluster
+      },
+      .flag("--normalize-glyphs", help: "Put the glyphs of each cluster in a canonical order.") {
+        $0.shaping.normalizeGlyphs = true
+      },
+      .flag("--unsafe-to-concat", help: "Produce the unsafe-to-concat glyph flag.") {
+        $0.shaping.bufferFlags.insert(.produceUnsafeToConcat)
+      },
+      .flag("--safe-to-insert-tatweel", help: "Produce the safe-to-insert-tatweel glyph flag.") {
+        $0.shaping.bufferFlags.insert(.produceSafeToInsertTatweel)
+      },
+      .flag("--verify", help: "Check the result; fail naming the check that does not hold.") {
+        $0.shaping.verify = true
+      },
+    ]
   }
 }

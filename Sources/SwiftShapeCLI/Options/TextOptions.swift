@@ -1,64 +1,8 @@
-import ArgumentParser
 import SwiftShape
 import SwiftShapeRequests
 
-/// Where the text comes from: hb-shape's text and text-context options.
-struct TextOptions: ParsableArguments {
-  @Option(
-    name: .customLong("text"),
-    help: ArgumentHelp("The text to shape; each line is shaped on its own.", valueName: "string"))
-  var text: String?
-
-  @Option(
-    name: .customLong("text-file"),
-    help: ArgumentHelp(
-      "A UTF-8 file of text to shape, one line at a time ('-' for standard input).", valueName: "path"))
-  var textFile: String?
-
-  @Option(
-    name: [.customShort("u"), .customLong("unicodes")],
-    help: ArgumentHelp("Code points to shape, in hex: 'U+0041,U+0301' or '41 301'.", valueName: "list"))
-  var unicodes: String?
-
-  @Flag(name: .customLong("single-par"), help: "Shape all of the input as one paragraph, newlines included.")
-  var singleParagraph = false
-
-  @Option(
-    name: .customLong("text-before"),
-    help: ArgumentHelp("Context before each line (affects shaping, not shaped).", valueName: "string"))
-  var textBefore: String?
-
-  @Option(
-    name: .customLong("text-after"),
-    help: ArgumentHelp("Context after each line (affects shaping, not shaped).", valueName: "string"))
-  var textAfter: String?
-
-  @Option(
-    name: .customLong("max-text-length"),
-    help: ArgumentHelp(
-      "The longest text (a line, a request) to shape, in UTF-8 bytes (default: 16 MiB).", valueName: "bytes"))
-  var maximumLength: Int = TextLimits.defaultMaximum
-
-  @Option(
-    name: .customLong("unicodes-before"),
-    help: ArgumentHelp("Context before each line, as code points.", valueName: "list"))
-  var unicodesBefore: String?
-
-  @Option(
-    name: .customLong("unicodes-after"),
-    help: ArgumentHelp("Context after each line, as code points.", valueName: "list"))
-  var unicodesAfter: String?
-
-  /// The values given.
-  var settings: TextSettings {
-    TextSettings(
-      text: text, textFile: textFile, unicodes: unicodes, singleParagraph: singleParagraph,
-      textBefore: textBefore, textAfter: textAfter, maximumLength: maximumLength,
-      unicodesBefore: unicodesBefore, unicodesAfter: unicodesAfter)
-  }
-}
-
-/// The text options' values as a plain value (see `FontSettings`).
+/// Where the text comes from: hb-shape's text and text-context options. Code point lists are read
+/// when the input is made, as the persona reads them.
 struct TextSettings: Sendable, Equatable {
   var text: String?
   var textFile: String?
@@ -69,6 +13,44 @@ struct TextSettings: Sendable, Equatable {
   var maximumLength = TextLimits.defaultMaximum
   var unicodesBefore: String?
   var unicodesAfter: String?
+
+  /// The options, each declared once (see `OptionDeclaration`).
+  static func declarations<S: ShapingCommandSettings>() -> [OptionDeclaration<S>] {
+    [
+      .value("--text", valueName: "string", help: "The text to shape; each line is shaped on its own.") {
+        $0.text.text = $1
+      },
+      .value(
+        "--text-file", valueName: "path",
+        help: "A UTF-8 file of text to shape, one line at a time ('-' for standard input)."
+      ) { $0.text.textFile = $1 },
+      .value(
+        "-u", "--unicodes", valueName: "list",
+        help: "Code points to shape, in hex: 'U+0041,U+0301' or '41 301'."
+      ) { $0.text.unicodes = $1 },
+      .flag("--single-par", help: "Shape all of the input as one paragraph, newlines included.") {
+        $0.text.singleParagraph = true
+      },
+      .value(
+        "--text-before", valueName: "string", help: "Context before each line (affects shaping, not shaped)."
+      ) { $0.text.textBefore = $1 },
+      .value(
+        "--text-after", valueName: "string", help: "Context after each line (affects shaping, not shaped)."
+      ) {
+        $0.text.textAfter = $1
+      },
+      .value(
+        "--max-text-length", valueName: "bytes",
+        help: "The longest text (a line, a request) to shape, in UTF-8 bytes (default: 16 MiB)."
+      ) { $0.text.maximumLength = try number($1, "--max-text-length") },
+      .value("--unicodes-before", valueName: "list", help: "Context before each line, as code points.") {
+        $0.text.unicodesBefore = $1
+      },
+      .value("--unicodes-after", valueName: "list", help: "Context after each line, as code points.") {
+        $0.text.unicodesAfter = $1
+      },
+    ]
+  }
 
   /// Where the text comes from, when it is given by an option.
   var givenSources: [String] {

@@ -8,68 +8,94 @@ extension SwiftShapeCommand {
   struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Shape text and record the result as a case of a fixture file.",
+      usage: "swiftshape record -o <fixture> [<text>] [<options>]",
       discussion: """
         Takes the shape command's font, text and shaping options. Creates the fixture when it does \
         not exist; otherwise adds the case at the end and changes nothing else. One case per input \
         line. The font path is written relative to the fixture's folder.
-        """
+        """ + RecordSettings.options.help()
     )
 
-    @Option(
-      name: [.customShort("o"), .customLong("output")],
-      help: ArgumentHelp("The fixture file.", valueName: "fixture"))
-    var fixture: String
+    /// The arguments, read by the options' declarations (see `OptionDeclaration`).
+    @Argument(parsing: .allUnrecognized, help: .hidden) var arguments: [String] = []
 
-    @Option(
-      name: .customLong("name"),
-      help: ArgumentHelp("The case's name (numbered when there are several lines).", valueName: "name"))
-    var name: String?
+    func run() throws { try RecordSettings.options.parse(arguments).run() }
+  }
+}
 
-    @Argument(help: ArgumentHelp("The text (or give --text, --text-file, -u).", valueName: "text"))
-    var positionalText: String?
+/// The `record` command's values.
+struct RecordSettings: ShapingCommandSettings {
+  /// The text, when given as an argument.
+  var first: String?
+  /// Never set: `record` takes one argument.
+  var second: String?
+  var font = FontSettings()
+  var text = TextSettings()
+  var shaping = ShapingSettings()
+  var persona = Persona.swiftshape
+  var fixture: String?
+  var name: String?
 
-    @OptionGroup(title: "Font options") var font: FontOptions
-    @OptionGroup(title: "Text options") var text: TextOptions
-    @OptionGroup(title: "Shaping options") var shaping: ShapingOptions
+  /// The command's options, each declared once.
+  static let options = CommandOptions<RecordSettings>(
+    positionalLimit: 1,
+    [
+      OptionSection(
+        title: "Fixture options",
+        options: [
+          .value("-o", "--output", valueName: "fixture", help: "The fixture file.") { $0.fixture = $1 },
+          .value(
+            "--name", valueName: "name", help: "The case's name (numbered when there are several lines)."
+          ) {
+            $0.name = $1
+          },
+        ]),
+      OptionSection(title: "Font options", options: FontSettings.declarations()),
+      OptionSection(title: "Text options", options: TextSettings.declarations()),
+      OptionSection(title: "Shaping options", options: ShapingSettings.declarations()),
+    ])
 
-    func run() throws {
-      _ = try font.settings.shapingFontOptions()  // checks the values
-      let shapeOptions = try shaping.settings.shapeOptions()
-      var settings = FixtureSettings()
-      if let pattern = font.pattern {
-        settings.fontPattern = pattern
-      } else if let file = font.fontFile {
-        settings.fontFile = Paths.relative(file, toFolderOf: fixture)
-      }
-      settings.faceIndex = font.faceIndex
-      if let variations = font.variations {
-        settings.variations = try ShapingError.parsing("--variations") { try Variation.parseList(variations) }
-          .map(
-            \.description)
-      }
-      settings.fontSize = font.fontSize
-      settings.points = font.points
-      settings.fontFunctions = font.fontFuncs == "ot" ? nil : font.fontFuncs
-      settings.features = shaping.features.map { _ in shapeOptions.features.map(\.description) }
-      settings.direction = shapeOptions.direction?.rawValue
-      settings.script = shapeOptions.script?.description
-      settings.language = shapeOptions.language?.identifier
-      settings.clusterLevel =
-        shapeOptions.clusterLevel == .monotoneGraphemes ? nil : Int(shapeOptions.clusterLevel.rawValue)
-      settings.clusterUnit =
-        shapeOptions.clusterUnit == .unicodeScalars ? nil : shapeOptions.clusterUnit.rawValue
-      let lines = try text.settings.lines(positionalText: positionalText)
-      guard !lines.isEmpty else {
-        throw ShapingError(.invalidArgument, input: "text", reason: "nothing to record")
-      }
-      for (index, line) in lines.enumerated() {
-        let caseName = lines.count > 1 ? name.map { "\($0) \(index + 1)" } : name
-        try Fixture.record(text: line, settings: settings, name: caseName, into: fixture)
-      }
-      let out = Output.standardOutput()
-      out.write("\(fixture): recorded \(lines.count) case\(lines.count == 1 ? "" : "s")\n")
-      try out.commit()
+  func run() throws {
+    guard let fixture else {
+      throw ShapingError(
+        .invalidArgument, input: "-o", reason: "the fixture to record into is missing (-o FIXTURE)")
     }
+    let fontOptions = try font.shapingFontOptions()
+    let shapeOptions = try shaping.shapeOptions()
+    var settings = FixtureSettings()
+    if let pattern = font.pattern {
+      settings.fontPattern = pattern
+    } else if let file = font.fontFile {
+      settings.fontFile = Paths.relative(file, toFolderOf: fixture)
+    }
+    settings.faceIndex = font.faceIndex
+    if !fontOptions.variations.isEmpty { settings.variations = fontOptions.variations.map(\.description) }
+    switch font.fontSize {
+    case .unitsPerEm?: settings.fontSize = "upem"
+    case .scale(let x, let y)?: settings.fontSize = x == y ? "\(x)" : "\(x) \(y)"
+    case .points, nil: break
+    }
+    if case .points(let points)? = font.points { settings.points = points }
+    settings.fontFunctions = fontOptions.functions == .openType ? nil : fontOptions.functions.rawValue
+    settings.features = shaping.features.map { $0.map(\.description) }
+    settings.direction = shapeOptions.direction?.rawValue
+    settings.script = shapeOptions.script?.description
+    settings.language = shapeOptions.language?.identifier
+    settings.clusterLevel =
+      shapeOptions.clusterLevel == .monotoneGraphemes ? nil : Int(shapeOptions.clusterLevel.rawValue)
+    settings.clusterUnit =
+      shapeOptions.clusterUnit == .unicodeScalars ? nil : shapeOptions.clusterUnit.rawValue
+    let lines = try text.lines(positionalText: first)
+    guard !lines.isEmpty else {
+      throw ShapingError(.invalidArgument, input: "text", reason: "nothing to record")
+    }
+    for (index, line) in lines.enumerated() {
+      let caseName = lines.count > 1 ? name.map { "\($0) \(index + 1)" } : name
+      try Fixture.record(text: line, settings: settings, name: caseName, into: fixture)
+    }
+    let out = Output.standardOutput()
+    out.write("\(fixture): recorded \(lines.count) case\(lines.count == 1 ? "" : "s")\n")
+    try out.commit()
   }
 }
 

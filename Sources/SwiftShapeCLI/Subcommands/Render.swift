@@ -8,74 +8,23 @@ extension SwiftShapeCommand {
   struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Shape text and draw it as SVG, with the font's outlines.",
+      usage: "swiftshape render [<font-file>] [<text>] [<options>]",
       discussion: """
         Takes the shape command's font, text and shaping options; each input line is drawn below \
         the previous one (vertical text: in columns from right to left). --expect draws an \
         expected glyph run under the result, in hb-shape's text syntax ('[T=0+556|a=1+561]') or as \
         a case of a fixture file ('fixture.json#3'), so a failing expectation can be seen.
-        """
+        """ + RenderSettings.options.help()
     )
 
-    @Argument(help: ArgumentHelp("The font file (or, alone, the text).", valueName: "font-file"))
-    var first: String?
+    /// The arguments, read by the options' declarations (see `OptionDeclaration`).
+    @Argument(parsing: .allUnrecognized, help: .hidden) var arguments: [String] = []
 
-    @Argument(help: ArgumentHelp("The text.", valueName: "text"))
-    var second: String?
-
-    @OptionGroup(title: "Font options") var font: FontOptions
-    @OptionGroup(title: "Text options") var text: TextOptions
-    @OptionGroup(title: "Shaping options") var shaping: ShapingOptions
-
-    @Option(
-      name: [.customShort("o"), .customLong("output-file")],
-      help: ArgumentHelp("Write the SVG to a file (atomically).", valueName: "path"))
-    var outputFile: String?
-
-    @Option(
-      name: .customLong("margin"),
-      help: ArgumentHelp("Space around the drawing, in pixels (default: 16).", valueName: "pixels"))
-    var margin: Double = 16
-
-    @Option(
-      name: .customLong("em-pixels"),
-      help: ArgumentHelp("Pixels per em for the SVG's size (default: 256).", valueName: "pixels"))
-    var emPixels: Double = 256
-
-    @Option(
-      name: .customLong("foreground"),
-      help: ArgumentHelp("Glyph color (default: 000000).", valueName: "rrggbb[aa]"))
-    var foreground: String = "000000"
-
-    @Option(
-      name: .customLong("background"),
-      help: ArgumentHelp("Background color, or none (default: FFFFFF).", valueName: "rrggbb[aa]|none"))
-    var background: String = "FFFFFF"
-
-    @Flag(
-      name: .customLong("annotate"),
-      help: "Overlay baseline, glyph origins, advance and ink boxes, cluster boundaries.")
-    var annotate = false
-
-    @Option(
-      name: .customLong("expect"),
-      help: ArgumentHelp("An expected glyph run to draw under the result.", valueName: "glyphs|fixture#case"))
-    var expect: String?
-
-    /// The values given.
-    var settings: RenderSettings {
-      RenderSettings(
-        first: first, second: second, font: font.settings, text: text.settings, shaping: shaping.settings,
-        outputFile: outputFile, margin: margin, emPixels: emPixels, foreground: foreground,
-        background: background, annotate: annotate, expect: expect)
-    }
-
-    func validate() throws { try settings.validate() }
-
-    func run() throws { try settings.run() }
+    func run() throws { try RenderSettings.options.parse(arguments).run() }
   }
 }
 
-/// The `render` command's values as a plain value (see `FontSettings`).
+/// The `render` command's values.
 struct RenderSettings: ShapingCommandSettings {
   var first: String?
   var second: String?
@@ -91,6 +40,43 @@ struct RenderSettings: ShapingCommandSettings {
   var background = "FFFFFF"
   var annotate = false
   var expect: String?
+
+  /// The command's options, each declared once.
+  static let options = CommandOptions<RenderSettings>([
+    OptionSection(title: "Font options", options: FontSettings.declarations()),
+    OptionSection(title: "Text options", options: TextSettings.declarations()),
+    OptionSection(title: "Shaping options", options: ShapingSettings.declarations()),
+    OptionSection(
+      title: "Drawing options",
+      options: [
+        .value("-o", "--output-file", valueName: "path", help: "Write the SVG to a file (atomically).") {
+          $0.outputFile = $1
+        },
+        .value("--margin", valueName: "pixels", help: "Space around the drawing, in pixels (default: 16).") {
+          $0.margin = try number($1, "--margin")
+        },
+        .value("--em-pixels", valueName: "pixels", help: "Pixels per em for the SVG's size (default: 256).") {
+          $0.emPixels = try number($1, "--em-pixels")
+        },
+        .value("--foreground", valueName: "rrggbb[aa]", help: "Glyph color (default: 000000).") {
+          $0.foreground = $1
+        },
+        .value(
+          "--background", valueName: "rrggbb[aa]|none", help: "Background color, or none (default: FFFFFF)."
+        ) {
+          $0.background = $1
+        },
+        .flag(
+          "--annotate", help: "Overlay baseline, glyph origins, advance and ink boxes, cluster boundaries."
+        ) {
+          $0.annotate = true
+        },
+        .value(
+          "--expect", valueName: "glyphs|fixture#case",
+          help: "An expected glyph run to draw under the result."
+        ) { $0.expect = $1 },
+      ]),
+  ])
 
   func run() throws {
     var svgOptions = SVGOptions()

@@ -8,6 +8,7 @@ extension SwiftShapeCommand {
   struct Shape: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Shape text and print the glyphs (the default subcommand).",
+      usage: "swiftshape shape [<font-file>] [<text>] [<options>]",
       discussion: """
         Arguments as hb-shape takes them: [FONT-FILE] [TEXT]. With one argument and no --font-file, \
         it is the font when it names an existing file or ends in a font extension, else the text \
@@ -21,39 +22,13 @@ extension SwiftShapeCommand {
         --batch reads requests from standard input, one per line, each a list of these options \
         separated by ';' (hb-shape's batch protocol), and answers each with its output, or with one \
         'error: ...' line, and goes on. Options given with --batch apply to every request.
-        """
+        """ + ShapeSettings.options.help()
     )
 
-    @Argument(help: ArgumentHelp("The font file (or, alone, the text).", valueName: "font-file"))
-    var first: String?
+    /// The arguments, read by the options' declarations (see `OptionDeclaration`).
+    @Argument(parsing: .allUnrecognized, help: .hidden) var arguments: [String] = []
 
-    @Argument(help: ArgumentHelp("The text.", valueName: "text"))
-    var second: String?
-
-    @OptionGroup(title: "Font options") var font: FontOptions
-    @OptionGroup(title: "Text options") var text: TextOptions
-    @OptionGroup(title: "Shaping options") var shaping: ShapingOptions
-    @OptionGroup(title: "Output options") var output: OutputOptions
-
-    @Flag(name: .customLong("batch"), help: "Answer requests read from standard input, one per line.")
-    var batch = false
-
-    @Option(
-      name: .customLong("requests"),
-      help: ArgumentHelp(
-        "Answer JSON requests, one per line, from a file or standard input ('-').", valueName: "path"))
-    var requests: String?
-
-    /// The values given.
-    var settings: ShapeSettings {
-      ShapeSettings(
-        first: first, second: second, font: font.settings, text: text.settings, shaping: shaping.settings,
-        output: output.settings, batch: batch, requests: requests, persona: Persona.current)
-    }
-
-    func validate() throws { try settings.validate() }
-
-    func run() throws { try settings.run() }
+    func run() throws { try ShapeSettings.options.parse(arguments, persona: Persona.current).run() }
   }
 }
 
@@ -95,7 +70,7 @@ extension ShapingCommandSettings {
   }
 }
 
-/// The `shape` command's values as a plain value (see `FontSettings`).
+/// The `shape` command's values.
 struct ShapeSettings: ShapingCommandSettings {
   var first: String?
   var second: String?
@@ -106,6 +81,23 @@ struct ShapeSettings: ShapingCommandSettings {
   var batch = false
   var requests: String?
   var persona = Persona.swiftshape
+
+  /// The command's options, each declared once.
+  static let options = CommandOptions<ShapeSettings>([
+    OptionSection(title: "Font options", options: FontSettings.declarations()),
+    OptionSection(title: "Text options", options: TextSettings.declarations()),
+    OptionSection(title: "Shaping options", options: ShapingSettings.declarations()),
+    OptionSection(title: "Output options", options: OutputSettings.declarations()),
+    OptionSection(
+      title: "Requests",
+      options: [
+        .flag("--batch", help: "Answer requests read from standard input, one per line.") { $0.batch = true },
+        .value(
+          "--requests", valueName: "path",
+          help: "Answer JSON requests, one per line, from a file or standard input ('-')."
+        ) { $0.requests = $1 },
+      ]),
+  ])
 
   /// File name endings taken for a font, for a lone positional argument.
   static let fontExtensions = [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".dfont"]

@@ -1,0 +1,196 @@
+import SwiftShape
+
+/// One option of a shaping command, declared once: its names, its value's name, its help, and
+/// what it does to the settings (reading the value into a typed one, as the settings' persona
+/// reads it). The command's arguments are parsed with these declarations and its `--help` is
+/// written from them; ArgumentParser, whose reflection would cost milliseconds at every start,
+/// only dispatches to the subcommand.
+struct OptionDeclaration<Settings: ShapingCommandSettings>: Sendable {
+  /// What the option does to the settings.
+  enum Action: Sendable {
+    case flag(@Sendable (inout Settings) -> Void)
+    case value(@Sendable (inout Settings, String) throws -> Void)
+  }
+
+  /// `--font-size`, `-u`, …: every name the option answers to, the long one last.
+  var names: [String]
+  /// The value's name in the help (`path`, `list`); nil for a flag.
+  var valueName: String?
+  /// One sentence or two.
+  var help: String
+  var action: Action
+
+  /// A flag: an option without a value.
+  static func flag(_ names: String..., help: String, _ apply: @escaping @Sendable (inout Settings) -> Void)
+    -> Self
+  {
+    Self(names: names, valueName: nil, help: help, action: .flag(apply))
+  }
+
+  /// An option with a value, given as `--name=value` or `--name value`.
+  static func value(
+    _ names: String..., valueName: String, help: String,
+    _ apply: @escaping @Sendable (inout Settings, String) throws -> Void
+  ) -> Self {
+    Self(names: names, valueName: valueName, help: help, action: .value(apply))
+  }
+}
+
+/// A titled group of options, for the help.
+struct OptionSection<Settings: ShapingCommandSettings>: Sendable {
+  var title: String
+  var options: [OptionDeclaration<Settings>]
+}
+
+/// A shaping command's options: parses its arguments in hb-shape's syntax and writes its help.
+struct CommandOptions<Settings: ShapingCommandSettings>: Sendable {
+  let sections: [OptionSection<Settings>]
+  /// How many positional arguments the command takes (a font and a text, or only a text).
+  let positionalLimit: Int
+  private let index: [String: OptionDeclaration<Settings>.Action]
+
+  init(positionalLimit: Int = 2, _ sections: [OptionSection<Settings>]) {
+    self.sections = sections
+    self.positionalLimit = positionalLimit
+    var index: [String: OptionDeclaration<Settings>.Action] = [:]
+    for option in sections.flatMap(\.options) {
+      for name in option.names { index[name] = option.action }
+    }
+    self.index = index
+  }
+
+  /// What the option of a name does; nil for an unknown option.
+  func action(_ name: String) -> OptionDeclaration<Settings>.Action? { index[name] }
+
+  /// Every option's declaration.
+  var declarations: [OptionDeclaration<Settings>] { sections.flatMap(\.options) }
+
+  /// The settings for `arguments`, in hb-shape's syntax: `--name=value`, `--name value`,
+  /// `-u value`, flags, and positional arguments (`--` ends the options). Values are read as
+  /// `persona` reads them: strictly, or as hb-shape does (`HBShapeSyntax`).
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` for an unknown option, a missing or
+  ///   malformed value, or a positional argument too many; the settings' validation errors.
+  func parse(_ arguments: [String], persona: Persona = .swiftshape) throws -> Settings {
+    var settings = Settings()
+    settings.persona = persona
+    var positionals: [String] = []
+    var index = 0
+    var optionsEnded = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
+        positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        optionsEnded = true
+        continue
+      }
+      var name = argument
+      var attached: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        attached = String(argument[argument.index(after: equals)...])
+      }
+      guard let action = action(name) else {
+        throw ShapingError(.invalidArgument, input: name, reason: "unknown option")
+      }
+      switch action {
+      case .flag(let apply):
+        guard attached == nil else {
+          throw ShapingError(.invalidArgument, input: argument, reason: "\(name) takes no value")
+        }
+        apply(&settings)
+      case .value(let apply):
+        if let attached {
+          try apply(&settings, attached)
+        } else {
+          guard index < arguments.count else {
+            throw ShapingError(.invalidArgument, input: name, reason: "missing value")
+          }
+          try apply(&settings, arguments[index])
+          index += 1
+        }
+      }
+    }
+    guard positionals.count <= positionalLimit else {
+      throw ShapingError(
+        .invalidArgument, input: positionals[positionalLimit],
+        reason: positionalLimit == 2
+          ? "unexpected argument (at most a font and a text)" : "unexpected argument")
+    }
+    settings.first = positionals.first
+    settings.second = positionals.count > 1 ? positionals[1] : nil
+    try settings.validate()
+    return settings
+  }
+
+  /// The options part of the help: a section a group, an option a line (its help wrapped to
+  /// `columns`, the widest line ArgumentParser leaves whole when not on a terminal).
+  func help(columns: Int = 79) -> String {
+    var text = "\n"
+    for section in sections {
+      text += "\n\(section.title.uppercased()):\n"
+      for option in section.options {
+        let names = option.names.joined(separator: ", ")
+        let label = "  " + names + (option.valueName.map { " <\($0)>" } ?? "")
+        let column = 34
+        var lines: [String] = []
+        var line = ""
+        for word in option.help.split(separator: " ") {
+          if !line.isEmpty, column + line.count + word.count + 1 > columns {
+            lines.append(line)
+            line = ""
+          }
+          line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        let pad = String(repeating: " ", count: column)
+        if label.count < column - 1 {
+          text += label + String(repeating: " ", count: column - label.count) + lines[0] + "\n"
+        } else {
+          text += label + "\n" + pad + lines[0] + "\n"
+        }
+        for rest in lines.dropFirst() { text += pad + rest + "\n" }
+      }
+    }
+    return text
+  }
+}
+
+// MARK: Reading values
+
+/// An option's number in Swift's syntax, or the error for it.
+func number<T: LosslessStringConvertible>(_ value: String, _ option: String) throws -> T {
+  guard let number = T(value) else {
+    throw ShapingError(
+      .invalidArgument, input: "\(option) '\(value)'",
+      reason: "not a valid \(T.self == Double.self ? "number" : "integer")")
+  }
+  return number
+}
+
+/// A whole-number option as `persona` reads it: decimal and in the type's range, or, as hb-shape,
+/// C's syntax for an `int` (GLib's option parser), wrapped to unsigned where HarfBuzz stores it so
+/// (`--face-index=-1` is 4294967295).
+func integer<T: FixedWidthInteger & LosslessStringConvertible>(
+  _ value: String, _ option: String, _ persona: Persona, wrapsToUnsigned: Bool
+) throws -> T {
+  guard persona == .hbShape else { return try number(value, option) }
+  guard let parsed = HBShapeSyntax.integer(value) else {
+    throw ShapingError(.invalidArgument, input: "\(option) '\(value)'", reason: "cannot parse the number")
+  }
+  return wrapsToUnsigned ? T(truncatingIfNeeded: UInt32(bitPattern: parsed)) : T(truncatingIfNeeded: parsed)
+}
+
+/// A number option as `persona` reads it: Swift's syntax, or GLib's (`strtod` over the whole
+/// string; out of range is an error).
+func decimal(_ value: String, _ option: String, _ persona: Persona) throws -> Double {
+  guard persona == .hbShape else { return try number(value, option) }
+  guard let parsed = HBShapeSyntax.double(value) else {
+    throw ShapingError(.invalidArgument, input: "\(option) '\(value)'", reason: "cannot parse the number")
+  }
+  return parsed
+}
