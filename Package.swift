@@ -20,6 +20,17 @@
 
 import PackageDescription
 
+// The argument hand-off (Sources/SwiftShapeArguments/Arguments.c) defines two private functions of
+// the Swift runtime, to keep the runtime's own from being linked: it is linked only with the
+// toolchains it was checked against (their runtime declares those functions with the signatures
+// it defines); with any other toolchain the command uses the runtime's own, a little slower to
+// start, and just as right.
+#if compiler(>=6.3) && compiler(<6.4)
+  let argumentHandOff: [Target.Dependency] = ["SwiftShapeArguments"]
+#else
+  let argumentHandOff: [Target.Dependency] = []
+#endif
+
 let package = Package(
   name: "SwiftShape",
   products: [
@@ -96,9 +107,8 @@ let package = Package(
         "SwiftShapeRender",
         "SwiftShapeConformance",
         "SwiftShapeRequests",
-        "SwiftShapeArguments",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
+      ] + argumentHandOff
     ),
     // The command's arguments from the C library at start (see Arguments.c).
     .target(name: "SwiftShapeArguments"),
