@@ -27,17 +27,6 @@ package struct JSONWriter {
     buffer = ByteBuffer(continuing: bytes)
   }
 
-  /// Runs `body` with a writer that continues `buffer`, room and all. The buffer moves into the
-  /// writer and back, never copied (a copy would make the next write copy all of it).
-  package static func continuing(
-    _ buffer: inout ByteBuffer, spaced: Bool, _ body: (inout JSONWriter) -> Void
-  ) {
-    var writer = JSONWriter(spaced: spaced, continuing: [])
-    swap(&writer.buffer, &buffer)
-    body(&writer)
-    swap(&writer.buffer, &buffer)
-  }
-
   /// The bytes written, without a copy.
   package consuming func finish() -> [UInt8] { buffer.finish() }
 

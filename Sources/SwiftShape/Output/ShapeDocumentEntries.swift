@@ -1,0 +1,219 @@
+import HarfBuzz
+
+// The one writer of the document's results. It writes the compact layout straight into a byte
+// buffer — a glyph in one piece, its name copied as the JSON string its interned form keeps — the
+// hot path of JSON Lines output; the pretty layout is the compact one laid out again (`relayOut`),
+// so every key is spelled once and the compact form is the pretty form minified, by construction.
+
+extension ShapeDocument {
+  /// One result, `{"line": …}`, in `layout`. In the pretty layout, glyphs and trace events start
+  /// lines of their own, indented under the result, which the caller starts at an indent of 4.
+  package static func appendEntry(_ entry: Entry, layout: Layout, to buffer: inout ByteBuffer) {
+    guard layout == .pretty else {
+      appendCompactEntry(entry, to: &buffer)
+      return
+    }
+    var compact = ByteBuffer(capacity: compactSizeEstimate(entry))
+    appendCompactEntry(entry, to: &compact)
+    compact.withBytes { relayOut($0, to: &buffer) }
+  }
+
+  /// The pretty layout of a compact result: a space after every `:` and `,` outside strings; the
+  /// items of the result's own arrays (its glyphs, its trace events) each on a line indented by 6,
+  /// and the array's end on a line indented by 4; every other array and object on one line.
+  private static func relayOut(_ compact: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
+    buffer.reserveCapacity(buffer.count + compact.count + compact.count / 4)
+    var inString = false
+    var escaped = false
+    var depth = 0
+    // Whether an array of the result's own (depth 2) is open, whether it holds an item yet, and
+    // whether the next byte starts one of its items.
+    var inOwnArray = false
+    var ownArrayHasItems = false
+    var itemStarts = false
+    for byte in compact {
+      if inString {
+        buffer.append(byte)
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      if itemStarts {
+        itemStarts = false
+        if byte != UInt8(ascii: "]") {
+          buffer.append(literal: "\n      ")
+          ownArrayHasItems = true
+        }
+      }
+      switch byte {
+      case UInt8(ascii: "\""):
+        inString = true
+        buffer.append(byte)
+      case UInt8(ascii: ":"):
+        buffer.append(literal: ": ")
+      case UInt8(ascii: ","):
+        if inOwnArray && depth == 2 {
+          buffer.append(byte)
+          itemStarts = true
+        } else {
+          buffer.append(literal: ", ")
+        }
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+        buffer.append(byte)
+        if byte == UInt8(ascii: "["), depth == 2 {
+          inOwnArray = true
+          ownArrayHasItems = false
+          itemStarts = true
+        }
+      case UInt8(ascii: "]"), UInt8(ascii: "}"):
+        if byte == UInt8(ascii: "]"), depth == 2, inOwnArray {
+          if ownArrayHasItems { buffer.append(literal: "\n    ") }
+          inOwnArray = false
+        }
+        depth -= 1
+        buffer.append(byte)
+      default:
+        buffer.append(byte)
+      }
+    }
+  }
+
+  /// A result in the compact layout, straight into the buffer in a few pieces.
+  private static func appendCompactEntry(_ entry: Entry, to buffer: inout ByteBuffer) {
+    let result = entry.result
+    buffer.write(upTo: 40) { (cursor: inout ByteBuffer.Cursor) in
+      cursor.literal("{\"line\":")
+      cursor.number(entry.line)
+      cursor.literal(",\"text\":")
+    }
+    JSONWriter.appendString(result.text, to: &buffer)
+    // The runs are read in place (a copy of one would retain and release each of its references).
+    result.runs.withUnsafeBufferPointer { runs in
+      for run in runs.indices {
+        // One run today; the document grows a "runs" array when results can hold several.
+        appendCompactRun(runs.baseAddress! + run, to: &buffer)
+      }
+    }
+    if let trace = result.trace { appendCompactTrace(trace, to: &buffer) }
+    buffer.append(UInt8(ascii: "}"))
+  }
+
+  /// A run's members: direction, script, language, advance, glyphs.
+  private static func appendCompactRun(_ run: UnsafePointer<ShapedRun>, to buffer: inout ByteBuffer) {
+    switch run.pointee.direction {
+    case .leftToRight: buffer.append(literal: ",\"direction\":\"ltr\",\"script\":")
+    case .rightToLeft: buffer.append(literal: ",\"direction\":\"rtl\",\"script\":")
+    case .topToBottom: buffer.append(literal: ",\"direction\":\"ttb\",\"script\":")
+    case .bottomToTop: buffer.append(literal: ",\"direction\":\"btt\",\"script\":")
+    }
+    var script = run.pointee.script.description
+    script.withUTF8 { JSONWriter.appendString(utf8: $0, to: &buffer) }
+    buffer.append(literal: ",\"language\":")
+    if let language = run.pointee.language {
+      language.withIdentifierBytes { JSONWriter.appendString(utf8: $0, to: &buffer) }
+    } else {
+      buffer.append(literal: "null")
+    }
+    let advance = run.pointee.advance
+    buffer.write(upTo: 80) { (cursor: inout ByteBuffer.Cursor) in
+      cursor.literal(",\"advance\":{\"x\":")
+      cursor.number(Int(advance.x))
+      cursor.literal(",\"y\":")
+      cursor.number(Int(advance.y))
+      cursor.literal("},\"glyphs\":[")
+    }
+    run.pointee.glyphs.withUnsafeBufferPointer { glyphs in
+      for index in glyphs.indices {
+        appendCompactGlyph(glyphs.baseAddress! + index, positions: true, comma: index > 0, to: &buffer)
+      }
+    }
+    buffer.append(UInt8(ascii: "]"))
+  }
+
+  /// The `trace` member: each event's message and its code points or glyphs.
+  private static func appendCompactTrace(_ trace: [TraceEvent], to buffer: inout ByteBuffer) {
+    buffer.append(literal: ",\"trace\":[")
+    for (index, event) in trace.enumerated() {
+      buffer.append(literal: index > 0 ? ",{\"message\":" : "{\"message\":")
+      JSONWriter.appendString(event.message, to: &buffer)
+      if event.holdsCodePoints {
+        buffer.append(literal: ",\"codepoints\":[")
+        for (number, codePoint) in event.glyphs.enumerated() {
+          buffer.write(upTo: 60) { (cursor: inout ByteBuffer.Cursor) in
+            cursor.literal(number > 0 ? ",{\"codepoint\":" : "{\"codepoint\":")
+            cursor.digits(UInt(codePoint.id))
+            cursor.literal(",\"cluster\":")
+            cursor.number(codePoint.cluster)
+            cursor.byte(UInt8(ascii: "}"))
+          }
+        }
+      } else {
+        buffer.append(literal: ",\"glyphs\":[")
+        event.glyphs.withUnsafeBufferPointer { glyphs in
+          for index in glyphs.indices {
+            appendCompactGlyph(
+              glyphs.baseAddress! + index, positions: event.hasPositions, comma: index > 0, to: &buffer)
+          }
+        }
+      }
+      buffer.append(literal: "]}")
+    }
+    buffer.append(UInt8(ascii: "]"))
+  }
+
+  /// A glyph object in one piece, after a comma when `comma` is set.
+  private static func appendCompactGlyph(
+    _ glyph: UnsafePointer<ShapedGlyph>, positions: Bool, comma: Bool, to buffer: inout ByteBuffer
+  ) {
+    // The name as the JSON string its interned form keeps, no copy; what is written besides it is
+    // at most 300 bytes (eleven numbers of at most 20, and the keys).
+    func write(_ json: UnsafeBufferPointer<UInt8>) {
+      buffer.write(upTo: json.count + 300) { (cursor: inout ByteBuffer.Cursor) in
+        if comma { cursor.byte(UInt8(ascii: ",")) }
+        cursor.literal("{\"id\":")
+        cursor.digits(UInt(glyph.pointee.id))
+        if json.baseAddress != nil {
+          cursor.literal(",\"name\":")
+          cursor.bytes(json)
+        }
+        cursor.literal(",\"cluster\":")
+        cursor.number(glyph.pointee.cluster)
+        if positions {
+          cursor.literal(",\"x_advance\":")
+          cursor.number(Int(glyph.pointee.xAdvance))
+          cursor.literal(",\"y_advance\":")
+          cursor.number(Int(glyph.pointee.yAdvance))
+          cursor.literal(",\"x_offset\":")
+          cursor.number(Int(glyph.pointee.xOffset))
+          cursor.literal(",\"y_offset\":")
+          cursor.number(Int(glyph.pointee.yOffset))
+        }
+        cursor.literal(",\"flags\":")
+        cursor.digits(UInt(glyph.pointee.flags.rawValue))
+        if let extents = glyph.pointee.extents {
+          cursor.literal(",\"extents\":{\"x_bearing\":")
+          cursor.number(Int(extents.xBearing))
+          cursor.literal(",\"y_bearing\":")
+          cursor.number(Int(extents.yBearing))
+          cursor.literal(",\"width\":")
+          cursor.number(Int(extents.width))
+          cursor.literal(",\"height\":")
+          cursor.number(Int(extents.height))
+          cursor.byte(UInt8(ascii: "}"))
+        }
+        cursor.byte(UInt8(ascii: "}"))
+      }
+    }
+    if let name = glyph.pointee.internedName {
+      name.withJSON { write($0) }
+    } else {
+      write(UnsafeBufferPointer(start: nil, count: 0))
+    }
+  }
+}
