@@ -193,6 +193,13 @@ public struct GlyphExtents: Hashable, Sendable, Codable, BitwiseCopyable {
     self.width = width
     self.height = height
   }
+
+  // The keys of `extents` in SwiftShape's JSON document.
+  private enum CodingKeys: String, CodingKey {
+    case xBearing = "x_bearing"
+    case yBearing = "y_bearing"
+    case width, height
+  }
 }
 
 /// A font's line metrics. The corresponding C type is `hb_font_extents_t`.

@@ -5,7 +5,7 @@ import HarfBuzz
 /// A result holds one or more runs; text shaped with one font, direction and script (all of
 /// `ShapingFont.shape`) gives one run. Positions are in `unit` of each run: font units at the
 /// default size, 26.6 fixed point at a point size.
-public struct ShapeResult: Sendable, Hashable, Codable {
+public struct ShapeResult: Sendable, Hashable {
   /// The text that was shaped (without its context).
   public var text: String
   /// What cluster values count.
@@ -82,7 +82,7 @@ public struct ShapeResult: Sendable, Hashable, Codable {
 }
 
 /// One step of shaping as HarfBuzz reported it, with the buffer as it stood after the step.
-public struct TraceEvent: Sendable, Hashable, Codable {
+public struct TraceEvent: Sendable, Hashable {
   /// HarfBuzz's message: `start table GSUB`, `start lookup 3 feature 'liga'`, `replaced glyph at
   /// 1 (single substitution)`, …
   public var message: String
@@ -104,7 +104,7 @@ public struct TraceEvent: Sendable, Hashable, Codable {
 }
 
 /// Glyphs shaped with one font, direction, script and language.
-public struct ShapedRun: Sendable, Hashable, Codable {
+public struct ShapedRun: Sendable, Hashable {
   /// The font the run was shaped with.
   public var font: FontIdentity
   /// The unit of every position in the run.
@@ -217,9 +217,15 @@ public struct ShapedGlyph: Sendable, Hashable, Codable, BitwiseCopyable {
     self.extents = nil
   }
 
-  // Coded as the name's text, under the keys of the stored fields.
+  // Coded as a glyph object of SwiftShape's JSON document: the name as its text, under the
+  // document's keys; positions absent (as in a trace event before positioning) are 0.
   private enum CodingKeys: String, CodingKey {
-    case id, name, cluster, xAdvance, yAdvance, xOffset, yOffset, flags, extents
+    case id, name, cluster
+    case xAdvance = "x_advance"
+    case yAdvance = "y_advance"
+    case xOffset = "x_offset"
+    case yOffset = "y_offset"
+    case flags, extents
   }
 
   public init(from decoder: any Decoder) throws {
@@ -228,10 +234,10 @@ public struct ShapedGlyph: Sendable, Hashable, Codable, BitwiseCopyable {
       id: try container.decode(UInt32.self, forKey: .id),
       name: try container.decodeIfPresent(String.self, forKey: .name),
       cluster: try container.decode(Int.self, forKey: .cluster),
-      xAdvance: try container.decode(Int32.self, forKey: .xAdvance),
-      yAdvance: try container.decode(Int32.self, forKey: .yAdvance),
-      xOffset: try container.decode(Int32.self, forKey: .xOffset),
-      yOffset: try container.decode(Int32.self, forKey: .yOffset),
+      xAdvance: try container.decodeIfPresent(Int32.self, forKey: .xAdvance) ?? 0,
+      yAdvance: try container.decodeIfPresent(Int32.self, forKey: .yAdvance) ?? 0,
+      xOffset: try container.decodeIfPresent(Int32.self, forKey: .xOffset) ?? 0,
+      yOffset: try container.decodeIfPresent(Int32.self, forKey: .yOffset) ?? 0,
       flags: try container.decode(GlyphFlags.self, forKey: .flags),
       extents: try container.decodeIfPresent(GlyphExtents.self, forKey: .extents))
   }

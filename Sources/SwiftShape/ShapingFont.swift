@@ -222,6 +222,16 @@ public struct FontIdentity: Sendable, Hashable, Codable {
     self.postScriptName = postScriptName
   }
 
+  // The keys of the `font` object of SwiftShape's JSON document.
+  private enum CodingKeys: String, CodingKey {
+    case file
+    case faceIndex = "face_index"
+    case unitsPerEm = "upem"
+    case glyphCount = "glyph_count"
+    case family, style
+    case postScriptName = "postscript_name"
+  }
+
   init(face: Face, file: String, font: Font) {
     self.init(
       file: file, faceIndex: face.index, unitsPerEm: face.unitsPerEm, glyphCount: face.glyphCount,

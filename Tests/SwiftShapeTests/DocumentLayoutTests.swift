@@ -82,3 +82,46 @@ struct DocumentLayoutTests {
     #expect(glyphLines.count == glyphs && events > 0 && eventLines.count == events)
   }
 }
+
+/// `Codable` speaks SwiftShape's JSON format: a document decodes back into the results it was
+/// written from, and a result encodes with the document's keys.
+@Suite("Codable in the documented format")
+struct DocumentCodingTests {
+  @Test func aDocumentDecodesIntoItsResults() throws {
+    var documents = try DocumentLayoutTests.documents()
+    let points = try ShapingFont(file: Paths.latin, options: .init(size: .points(10.5)))
+    documents.append(
+      ShapeDocument(font: points, options: .init(), entries: [.init(line: 1, result: try points.shape("Ta"))])
+    )
+    for document in documents {
+      for layout in [ShapeDocument.Layout.pretty, .compact] {
+        let decoded = try JSONDecoder().decode(
+          DecodedShapeDocument.self, from: Data(document.json(layout).utf8))
+        #expect(decoded.results == document.entries)
+        #expect(decoded.font == document.font.identity)
+        #expect(decoded.features == document.options.features.map(\.description))
+      }
+    }
+  }
+
+  @Test func aResultEncodesWithTheDocumentsKeys() throws {
+    var options = ShapeOptions()
+    options.includeExtents = true
+    let result = try ShapingFont(file: Paths.latin).shape("office", options: options)
+    let data = try JSONEncoder().encode(result)
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(Set(object.keys) == ["text", "cluster_unit", "runs"])
+    let run = try #require((object["runs"] as? [[String: Any]])?.first)
+    #expect(run["units"] as? String == "font-units")
+    let glyph = try #require((run["glyphs"] as? [[String: Any]])?.first)
+    #expect(
+      Set(glyph.keys) == [
+        "id", "name", "cluster", "x_advance", "y_advance", "x_offset", "y_offset", "flags", "extents",
+      ])
+    #expect(
+      Set((glyph["extents"] as? [String: Any])?.keys ?? [:].keys) == [
+        "x_bearing", "y_bearing", "width", "height",
+      ])
+    #expect(try JSONDecoder().decode(ShapeResult.self, from: data) == result)
+  }
+}

@@ -1,0 +1,226 @@
+import HarfBuzz
+
+// `Codable` in SwiftShape's JSON format: a result, a run, a glyph and a trace event are coded with
+// the keys and values the document writes (`README.md`, "The JSON format"), and a whole document
+// decodes back into the results it was written from (`DecodedShapeDocument`).
+
+extension ShapeResult: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case text
+    case clusterUnit = "cluster_unit"
+    case runs, trace
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      text: try container.decode(String.self, forKey: .text),
+      clusterUnit: try container.decode(ClusterUnit.self, forKey: .clusterUnit),
+      runs: try container.decode([ShapedRun].self, forKey: .runs),
+      trace: try container.decodeIfPresent([TraceEvent].self, forKey: .trace))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(text, forKey: .text)
+    try container.encode(clusterUnit, forKey: .clusterUnit)
+    try container.encode(runs, forKey: .runs)
+    try container.encodeIfPresent(trace, forKey: .trace)
+  }
+}
+
+extension ShapedRun: Codable {
+  // The document's keys: `font`, `units`, `scale` and `ptem` from its header, the rest from a
+  // result.
+  enum CodingKeys: String, CodingKey {
+    case font, units, scale, ptem, direction, script, language, advance, glyphs
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let font = try container.decode(FontIdentity.self, forKey: .font)
+    let scale = try container.decode(Scale.self, forKey: .scale)
+    self.init(
+      font: font,
+      unit: try PositionUnit(
+        named: try container.decode(String.self, forKey: .units), unitsPerEm: font.unitsPerEm, scale: scale,
+        points: try container.decodeIfPresent(Double.self, forKey: .ptem), codingPath: container.codingPath),
+      scale: scale, direction: try container.decode(Direction.self, forKey: .direction),
+      script: try container.decode(Script.self, forKey: .script),
+      language: try container.decodeIfPresent(String.self, forKey: .language).flatMap(
+        Language.init(harfBuzzString:)),
+      glyphs: try container.decode([ShapedGlyph].self, forKey: .glyphs))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(font, forKey: .font)
+    try container.encode(unit.description, forKey: .units)
+    try container.encode(scale, forKey: .scale)
+    if case .fixed26_6(let points) = unit { try container.encode(points, forKey: .ptem) }
+    try container.encode(direction, forKey: .direction)
+    try container.encode(script, forKey: .script)
+    try container.encode(language?.identifier, forKey: .language)
+    try container.encode(advance, forKey: .advance)
+    try container.encode(glyphs, forKey: .glyphs)
+  }
+}
+
+extension PositionUnit {
+  /// The unit the document names `units` (`font-units`, `26.6`, `1/N em`), with what it needs from
+  /// the header: the units per em, the scale and the point size.
+  init(named name: String, unitsPerEm: Int, scale: Scale, points: Double?, codingPath: [any CodingKey]) throws
+  {
+    switch name {
+    case "font-units": self = .fontUnits(unitsPerEm: unitsPerEm)
+    case "26.6": self = .fixed26_6(points: points ?? Double(scale.x) / 64)
+    case _ where name.hasPrefix("1/"): self = .scaled(x: scale.x, y: scale.y)
+    default:
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: codingPath, debugDescription: "unknown units '\(name)' (font-units, 26.6 or 1/N em)"))
+    }
+  }
+}
+
+extension TraceEvent: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case message, glyphs, codepoints
+  }
+
+  /// A code point of an event before the text became glyphs.
+  private struct CodePoint: Codable {
+    var codepoint: UInt32
+    var cluster: Int
+  }
+
+  /// A glyph of an event before positioning: its object without positions.
+  private struct UnpositionedGlyph: Encodable {
+    var glyph: ShapedGlyph
+    private enum CodingKeys: String, CodingKey { case id, name, cluster, flags, extents }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(glyph.id, forKey: .id)
+      try container.encodeIfPresent(glyph.name, forKey: .name)
+      try container.encode(glyph.cluster, forKey: .cluster)
+      try container.encode(glyph.flags, forKey: .flags)
+      try container.encodeIfPresent(glyph.extents, forKey: .extents)
+    }
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let message = try container.decode(String.self, forKey: .message)
+    if let codePoints = try container.decodeIfPresent([CodePoint].self, forKey: .codepoints) {
+      self.init(
+        message: message,
+        glyphs: codePoints.map { ShapedGlyph(id: $0.codepoint, cluster: $0.cluster, xAdvance: 0) },
+        hasPositions: false, holdsCodePoints: true)
+      return
+    }
+    // Positions are written once positioning has started: the first glyph tells.
+    var items = try container.nestedUnkeyedContainer(forKey: .glyphs)
+    var hasPositions = false
+    if !items.isAtEnd {
+      let first = try items.nestedContainer(keyedBy: ShapedGlyph.PositionKey.self)
+      hasPositions = first.contains(.xAdvance)
+    }
+    self.init(
+      message: message, glyphs: try container.decode([ShapedGlyph].self, forKey: .glyphs),
+      hasPositions: hasPositions)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(message, forKey: .message)
+    if holdsCodePoints {
+      try container.encode(
+        glyphs.map { CodePoint(codepoint: $0.id, cluster: $0.cluster) }, forKey: .codepoints)
+    } else if hasPositions {
+      try container.encode(glyphs, forKey: .glyphs)
+    } else {
+      try container.encode(glyphs.map { UnpositionedGlyph(glyph: $0) }, forKey: .glyphs)
+    }
+  }
+}
+
+extension ShapedGlyph {
+  /// The key whose presence says a glyph object has positions.
+  enum PositionKey: String, CodingKey {
+    case xAdvance = "x_advance"
+  }
+}
+
+/// A SwiftShape JSON document read back (`-O json`, or a line of `-O jsonl` or `--requests`):
+/// what it says of the font and options, and its results, equal to the ones it was written from.
+///
+/// ```swift
+/// let document = try JSONDecoder().decode(DecodedShapeDocument.self, from: data)
+/// for entry in document.results { print(entry.line, entry.result.glyphs.count) }
+/// ```
+public struct DecodedShapeDocument: Decodable, Sendable {
+  /// The HarfBuzz version the text was shaped with.
+  public var harfbuzz: String
+  /// The font, as the document names it.
+  public var font: FontIdentity
+  /// The fontconfig pattern the font was found by, when it was.
+  public var pattern: String?
+  /// The features and variations shaped with, in HarfBuzz's syntax.
+  public var features: [String]
+  public var variations: [String]
+  /// The cluster level and unit shaped with.
+  public var clusterLevel: Int
+  public var clusterUnit: ClusterUnit
+  /// The results, each with its input line number.
+  public var results: [ShapeDocument.Entry]
+
+  private enum CodingKeys: String, CodingKey {
+    case format, version, harfbuzz, font, units, scale, ptem, variations, features
+    case clusterLevel = "cluster_level"
+    case clusterUnit = "cluster_unit"
+    case results
+  }
+
+  private enum FontKeys: String, CodingKey { case pattern }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    guard try container.decode(String.self, forKey: .format) == ShapeDocument.format else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .format, in: container, debugDescription: "not a \(ShapeDocument.format) document")
+    }
+    harfbuzz = try container.decode(String.self, forKey: .harfbuzz)
+    font = try container.decode(FontIdentity.self, forKey: .font)
+    pattern = try container.nestedContainer(keyedBy: FontKeys.self, forKey: .font).decodeIfPresent(
+      String.self, forKey: .pattern)
+    features = try container.decode([String].self, forKey: .features)
+    variations = try container.decode([String].self, forKey: .variations)
+    clusterLevel = try container.decode(Int.self, forKey: .clusterLevel)
+    clusterUnit = try container.decode(ClusterUnit.self, forKey: .clusterUnit)
+    let scale = try container.decode(Scale.self, forKey: .scale)
+    let unit = try PositionUnit(
+      named: try container.decode(String.self, forKey: .units), unitsPerEm: font.unitsPerEm, scale: scale,
+      points: try container.decodeIfPresent(Double.self, forKey: .ptem), codingPath: container.codingPath)
+    let font = font
+    let clusterUnit = clusterUnit
+    results = try container.decode([EntryFields].self, forKey: .results).map { entry in
+      let run = ShapedRun(
+        font: font, unit: unit, scale: scale, direction: entry.direction, script: entry.script,
+        language: entry.language.flatMap(Language.init(harfBuzzString:)), glyphs: entry.glyphs)
+      return ShapeDocument.Entry(
+        line: entry.line,
+        result: ShapeResult(text: entry.text, clusterUnit: clusterUnit, runs: [run], trace: entry.trace))
+    }
+  }
+
+  /// A result as the document writes it; the font, unit and cluster unit come from the header.
+  private struct EntryFields: Decodable {
+    var line: Int
+    var text: String
+    var direction: Direction
+    var script: Script
+    var language: String?
+    var glyphs: [ShapedGlyph]
+    var trace: [TraceEvent]?
+  }
+}
