@@ -11,6 +11,7 @@
 //   SwiftShapeRequests                  one shaping request as a typed value, resolved to a font (library product)
 //   SwiftShapeFixtures                  expected shaping results: record, check, update (library product)
 //   SwiftShapeRender                    SVG of shaped text through FreeType outlines (library product)
+//   SwiftShapeCommandLine               the shaping commands' options (hb-shape's syntax), read into requests
 //   SwiftShapeConformance               HarfBuzz's `.tests` format
 //   SwiftShapeCLI                       the `swiftshape` command (thin: parses and prints)
 //   SwiftShapeArguments                 its arguments handed to the Swift runtime (see Arguments.c)
@@ -89,8 +90,12 @@ let package = Package(
       dependencies: ["SwiftShape", "SwiftShapeFonts"]
     ),
     .target(
+      name: "SwiftShapeCommandLine",
+      dependencies: ["SwiftShape", "SwiftShapeFonts", "SwiftShapeRequests"]
+    ),
+    .target(
       name: "SwiftShapeConformance",
-      dependencies: ["HarfBuzz", "SwiftShape"]
+      dependencies: ["HarfBuzz", "SwiftShape", "SwiftShapeRequests", "SwiftShapeCommandLine"]
     ),
     .target(
       name: "SwiftShapeFixtures",
@@ -107,6 +112,7 @@ let package = Package(
         "SwiftShapeRender",
         "SwiftShapeConformance",
         "SwiftShapeRequests",
+        "SwiftShapeCommandLine",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ] + argumentHandOff
     ),

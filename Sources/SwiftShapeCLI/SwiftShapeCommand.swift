@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwiftShape
+import SwiftShapeCommandLine
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import HarfBuzz
 import SwiftShape
+import SwiftShapeRequests
 
 #if canImport(Glibc)
   import Glibc
@@ -211,60 +212,13 @@ extension Fixture {
 /// link stays a link.
 enum AtomicFile {
   static func write(_ bytes: [UInt8], to given: String) throws {
-    var path = given
-    var link = stat()
-    if lstat(given, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK, let target = realpath(given, nil) {
-      path = String(cString: target)
-      free(target)
-    }
-    var template = Array("\(path).tmp-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { throw failure(path) }
-    let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
-    var offset = 0
-    let ok = bytes.withUnsafeBytes { buffer -> Bool in
-      while offset < buffer.count {
-        let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += written
-      }
-      return true
-    }
-    // Keep the file's permissions when it exists (mkstemp creates 0600).
-    var info = stat()
-    if stat(path, &info) == 0 {
-      fchmod(descriptor, info.st_mode & 0o7777)
-    } else {
-      let mask = umask(0)
-      umask(mask)
-      fchmod(descriptor, 0o666 & ~mask)
-    }
-    guard ok, fsync(descriptor) == 0 || errno == EINVAL else {
-      let error = failure(path)
-      close(descriptor)
-      unlink(temporary)
+    let file = try ReplacementFile(replacing: given)
+    do {
+      try IO.writeAll(bytes, to: file.descriptor, name: file.path)
+    } catch {
+      file.discard()
       throw error
     }
-    close(descriptor)
-    guard rename(temporary, path) == 0 else {
-      let error = failure(path)
-      unlink(temporary)
-      throw error
-    }
-  }
-
-  private static func failure(_ path: String) -> ShapingError {
-    ShapingError(.unreadableFile, input: path, reason: "cannot write: \(String(cString: strerror(errno)))")
-  }
-
-  private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-      Glibc.write(descriptor, bytes, count)
-    #else
-      Darwin.write(descriptor, bytes, count)
-    #endif
+    try file.commit()
   }
 }

@@ -8,14 +8,11 @@ extension FontInfo {
     w.beginObject()
     w.key("format", lineBreak: 2)
     w.string("swiftshape-info")
-    w.key("version")
-    w.number(1)
+    w.member("version", 1)
     w.key("file", lineBreak: 2)
     w.string(file)
-    w.key("face_index")
-    w.number(faceIndex)
-    w.key("face_count")
-    w.number(faceCount)
+    w.member("face_index", faceIndex)
+    w.member("face_count", faceCount)
     w.key("names", lineBreak: 2)
     w.beginObject()
     for (key, value) in [
@@ -28,8 +25,7 @@ extension FontInfo {
     w.endObject()
     w.key("upem", lineBreak: 2)
     w.number(unitsPerEm)
-    w.key("glyph_count")
-    w.number(glyphCount)
+    w.member("glyph_count", glyphCount)
     w.key("tables", lineBreak: 2)
     w.beginArray()
     for tag in tables { w.string(tag.description) }
@@ -39,12 +35,9 @@ extension FontInfo {
     for (key, extents) in [("horizontal", horizontalExtents), ("vertical", verticalExtents)] {
       w.key(key)
       w.beginObject()
-      w.key("ascender")
-      w.number(extents.ascender)
-      w.key("descender")
-      w.number(extents.descender)
-      w.key("line_gap")
-      w.number(extents.lineGap)
+      w.member("ascender", extents.ascender)
+      w.member("descender", extents.descender)
+      w.member("line_gap", extents.lineGap)
       w.endObject()
     }
     w.endObject()
@@ -59,8 +52,7 @@ extension FontInfo {
       w.beginArray()
       for script in scripts {
         w.beginObject(lineBreak: 4)
-        w.key("tag")
-        w.string(script.tag.description)
+        w.member("tag", script.tag.description)
         w.key("default_features")
         w.beginArray()
         for feature in script.defaultFeatures { w.string(feature.description) }
@@ -69,8 +61,7 @@ extension FontInfo {
         w.beginArray()
         for language in script.languages {
           w.beginObject()
-          w.key("tag")
-          w.string(language.tag.description)
+          w.member("tag", language.tag.description)
           w.key("features")
           w.beginArray()
           for feature in language.features { w.string(feature.description) }
@@ -87,18 +78,12 @@ extension FontInfo {
     w.beginArray()
     for axis in variationAxes {
       w.beginObject(lineBreak: 4)
-      w.key("tag")
-      w.string(axis.tag.description)
-      w.key("name")
-      if let name = axis.name { w.string(name) } else { w.null() }
-      w.key("min")
-      w.number(Double(axis.minimum))
-      w.key("default")
-      w.number(Double(axis.defaultValue))
-      w.key("max")
-      w.number(Double(axis.maximum))
-      w.key("hidden")
-      w.bool(axis.isHidden)
+      w.member("tag", axis.tag.description)
+      w.member("name", axis.name)
+      w.member("min", Double(axis.minimum))
+      w.member("default", Double(axis.defaultValue))
+      w.member("max", Double(axis.maximum))
+      w.member("hidden", axis.isHidden)
       w.endObject()
     }
     w.endArray(lineBreak: variationAxes.isEmpty ? nil : 2)
@@ -106,10 +91,8 @@ extension FontInfo {
     w.beginArray()
     for instance in namedInstances {
       w.beginObject(lineBreak: 4)
-      w.key("name")
-      if let name = instance.name { w.string(name) } else { w.null() }
-      w.key("postscript_name")
-      if let name = instance.postScriptName { w.string(name) } else { w.null() }
+      w.member("name", instance.name)
+      w.member("postscript_name", instance.postScriptName)
       w.key("coordinates")
       w.beginObject()
       for (axis, value) in zip(variationAxes, instance.coordinates) {
@@ -122,8 +105,7 @@ extension FontInfo {
     w.endArray(lineBreak: namedInstances.isEmpty ? nil : 2)
     w.key("unicode", lineBreak: 2)
     w.beginObject()
-    w.key("count")
-    w.number(unicodeCount)
+    w.member("count", unicodeCount)
     w.key("ranges")
     w.beginArray()
     for range in unicodeRanges { w.string(FontInfo.describe(range)) }

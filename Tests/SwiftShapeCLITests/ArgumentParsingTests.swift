@@ -1,5 +1,6 @@
 import Foundation
 import SwiftShape
+import SwiftShapeCommandLine
 import Testing
 
 @testable import SwiftShapeCLI
@@ -122,9 +123,9 @@ struct ArgumentParsingTests {
   }
 
   @Test func onlyShapingAndDrawingTakeTheFastPath() {
-    #expect(
-      SwiftShapeCommand.fastCommand(["font.ttf", "text"])
-        == .shape(ShapeSettings(first: "font.ttf", second: "text")))
+    var shape = ShapeSettings()
+    (shape.first, shape.second) = ("font.ttf", "text")
+    #expect(SwiftShapeCommand.fastCommand(["font.ttf", "text"]) == .shape(shape))
     #expect(SwiftShapeCommand.fastCommand(["shape", "-O", "text", "--text", "a"]) != nil)
     #expect(
       SwiftShapeCommand.fastCommand(["render", "--annotate", "a"])

@@ -113,6 +113,30 @@ package struct JSONWriter {
 
   package mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
 
+  /// A member: its key, then its value (`null` for nil).
+  package mutating func member(_ name: String, _ value: String?) {
+    key(name)
+    if let value { string(value) } else { null() }
+  }
+
+  /// A member with a whole-number value (`null` for nil).
+  package mutating func member<T: BinaryInteger>(_ name: String, _ value: T?) {
+    key(name)
+    if let value { number(value) } else { null() }
+  }
+
+  /// A member with a number value.
+  package mutating func member(_ name: String, _ value: Double) {
+    key(name)
+    number(value)
+  }
+
+  /// A member with a boolean value.
+  package mutating func member(_ name: String, _ value: Bool) {
+    key(name)
+    bool(value)
+  }
+
   package mutating func null() { raw("null") }
 
   package mutating func beginObject(lineBreak indent: Int? = nil) {

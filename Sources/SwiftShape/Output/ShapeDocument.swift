@@ -122,20 +122,16 @@ public struct ShapeDocument: Sendable {
     func at(_ indent: Int) -> Int? { pretty ? indent : nil }
     w.key("format", lineBreak: at(2))
     w.string(ShapeDocument.format)
-    w.key("version")
-    w.number(ShapeDocument.version)
-    w.key("harfbuzz")
-    w.string(HarfBuzz.version)
+    w.member("version", ShapeDocument.version)
+    w.member("harfbuzz", HarfBuzz.version)
     w.key("font", lineBreak: at(2))
     writeFont(&w)
     w.key("units", lineBreak: at(2))
     w.string(font.unit.description)
     w.key("scale")
     w.pair(x: font.scale.x, y: font.scale.y)
-    w.key("ptem")
-    w.number(Double(font.font.configuration.pointSize))
-    w.key("font_funcs")
-    w.string(font.options.functions.rawValue)
+    w.member("ptem", Double(font.font.configuration.pointSize))
+    w.member("font_funcs", font.options.functions.rawValue)
     w.key("variations", lineBreak: at(2))
     w.beginArray()
     for variation in font.options.variations { w.string(variation.description) }
@@ -144,28 +140,21 @@ public struct ShapeDocument: Sendable {
     w.beginArray()
     for feature in options.features { w.string(feature.description) }
     w.endArray()
-    w.key("cluster_level")
-    w.number(options.clusterLevel.rawValue)
-    w.key("cluster_unit")
-    w.string(options.clusterUnit.rawValue)
+    w.member("cluster_level", options.clusterLevel.rawValue)
+    w.member("cluster_unit", options.clusterUnit.rawValue)
     w.key("results", lineBreak: at(2))
   }
 
   private func writeFont(_ w: inout JSONWriter) {
     let identity = font.identity
     w.beginObject()
-    w.key("file")
-    w.string(identity.file)
+    w.member("file", identity.file)
     if let pattern {
-      w.key("pattern")
-      w.string(pattern)
+      w.member("pattern", pattern)
     }
-    w.key("face_index")
-    w.number(identity.faceIndex)
-    w.key("upem")
-    w.number(identity.unitsPerEm)
-    w.key("glyph_count")
-    w.number(identity.glyphCount)
+    w.member("face_index", identity.faceIndex)
+    w.member("upem", identity.unitsPerEm)
+    w.member("glyph_count", identity.glyphCount)
     for (key, value) in [
       ("family", identity.family), ("style", identity.style), ("postscript_name", identity.postScriptName),
     ] {

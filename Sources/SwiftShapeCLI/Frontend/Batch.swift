@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwiftShape
+import SwiftShapeCommandLine
 import SwiftShapeRequests
 
 /// hb-shape's batch protocol: each line of standard input is one request, its arguments separated
@@ -67,7 +68,8 @@ struct Batch {
         .invalidArgument, input: "--num-iterations=\(command.output.iterations)",
         reason: "more than a request may ask for (\(maximumIterations), --max-iterations given with --batch)")
     }
-    return try ShapeRequest(command, fonts: fonts, standardInputAllowed: false, defaultFormat: .text)
+    return try ShapeRequest(
+      command, fonts: fonts, standardInputAllowed: false, defaultFormat: .text, note: Diagnostics.printNote)
   }
 
   private let fonts = FontCache()

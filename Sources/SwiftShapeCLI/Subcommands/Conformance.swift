@@ -34,7 +34,9 @@ extension SwiftShapeCommand {
     }
 
     func run() throws {
-      let summary = try ConformanceRunner(paths: paths, jobs: jobs, verbose: verbose).run()
+      let out = Output.standardOutput()
+      let summary = try ConformanceRunner(paths: paths, jobs: jobs, verbose: verbose).run(to: out)
+      try out.commit()
       if summary.failed > 0 { throw ExitCode(ExitStatus.checkFailed) }
     }
   }

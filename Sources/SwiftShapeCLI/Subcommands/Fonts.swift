@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwiftShape
+import SwiftShapeCommandLine
 import SwiftShapeFonts
 
 extension SwiftShapeCommand {
@@ -23,16 +24,11 @@ extension SwiftShapeCommand {
         w.beginArray()
         for font in fonts {
           w.beginObject(lineBreak: 2)
-          w.key("family")
-          w.string(font.family)
-          w.key("style")
-          if let style = font.style { w.string(style) } else { w.null() }
-          w.key("file")
-          w.string(font.file)
-          w.key("face_index")
-          w.number(font.faceIndex)
-          w.key("named_instance")
-          if let instance = font.namedInstance { w.number(instance) } else { w.null() }
+          w.member("family", font.family)
+          w.member("style", font.style)
+          w.member("file", font.file)
+          w.member("face_index", font.faceIndex)
+          w.member("named_instance", font.namedInstance)
           w.endObject()
         }
         w.endArray(lineBreak: fonts.isEmpty ? nil : 0)

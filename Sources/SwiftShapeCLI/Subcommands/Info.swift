@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwiftShape
+import SwiftShapeCommandLine
 import SwiftShapeFonts
 import SwiftShapeRequests
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HarfBuzz
 import SwiftShape
+import SwiftShapeCommandLine
 import SwiftShapeFixtures
 import SwiftShapeRequests
 
@@ -49,11 +50,8 @@ struct RecordSettings: ShapingCommandSettings {
           ) {
             $0.name = $1
           },
-        ]),
-      OptionSection(title: "Font options", options: FontSettings.declarations()),
-      OptionSection(title: "Text options", options: TextSettings.declarations()),
-      OptionSection(title: "Shaping options", options: ShapingSettings.declarations()),
-    ])
+        ])
+    ] + OptionSection.shapingSections)
 
   func run() throws {
     guard let fixture else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HarfBuzz
 import SwiftShape
+import SwiftShapeCommandLine
 import SwiftShapeFixtures
 import SwiftShapeRender
 
@@ -42,41 +43,41 @@ struct RenderSettings: ShapingCommandSettings {
   var expect: String?
 
   /// The command's options, each declared once.
-  static let options = CommandOptions<RenderSettings>([
-    OptionSection(title: "Font options", options: FontSettings.declarations()),
-    OptionSection(title: "Text options", options: TextSettings.declarations()),
-    OptionSection(title: "Shaping options", options: ShapingSettings.declarations()),
-    OptionSection(
-      title: "Drawing options",
-      options: [
-        .value("-o", "--output-file", valueName: "path", help: "Write the SVG to a file (atomically).") {
-          $0.outputFile = $1
-        },
-        .value("--margin", valueName: "pixels", help: "Space around the drawing, in pixels (default: 16).") {
-          $0.margin = try number($1, "--margin")
-        },
-        .value("--em-pixels", valueName: "pixels", help: "Pixels per em for the SVG's size (default: 256).") {
-          $0.emPixels = try number($1, "--em-pixels")
-        },
-        .value("--foreground", valueName: "rrggbb[aa]", help: "Glyph color (default: 000000).") {
-          $0.foreground = $1
-        },
-        .value(
-          "--background", valueName: "rrggbb[aa]|none", help: "Background color, or none (default: FFFFFF)."
-        ) {
-          $0.background = $1
-        },
-        .flag(
-          "--annotate", help: "Overlay baseline, glyph origins, advance and ink boxes, cluster boundaries."
-        ) {
-          $0.annotate = true
-        },
-        .value(
-          "--expect", valueName: "glyphs|fixture#case",
-          help: "An expected glyph run to draw under the result."
-        ) { $0.expect = $1 },
-      ]),
-  ])
+  static let options = CommandOptions<RenderSettings>(
+    OptionSection.shapingSections + [
+      OptionSection(
+        title: "Drawing options",
+        options: [
+          .value("-o", "--output-file", valueName: "path", help: "Write the SVG to a file (atomically).") {
+            $0.outputFile = $1
+          },
+          .value("--margin", valueName: "pixels", help: "Space around the drawing, in pixels (default: 16).")
+          {
+            $0.margin = try number($1, "--margin")
+          },
+          .value("--em-pixels", valueName: "pixels", help: "Pixels per em for the SVG's size (default: 256).")
+          {
+            $0.emPixels = try number($1, "--em-pixels")
+          },
+          .value("--foreground", valueName: "rrggbb[aa]", help: "Glyph color (default: 000000).") {
+            $0.foreground = $1
+          },
+          .value(
+            "--background", valueName: "rrggbb[aa]|none", help: "Background color, or none (default: FFFFFF)."
+          ) {
+            $0.background = $1
+          },
+          .flag(
+            "--annotate", help: "Overlay baseline, glyph origins, advance and ink boxes, cluster boundaries."
+          ) {
+            $0.annotate = true
+          },
+          .value(
+            "--expect", valueName: "glyphs|fixture#case",
+            help: "An expected glyph run to draw under the result."
+          ) { $0.expect = $1 },
+        ])
+    ])
 
   func run() throws {
     var svgOptions = SVGOptions()

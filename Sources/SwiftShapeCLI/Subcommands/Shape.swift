@@ -1,6 +1,7 @@
 import ArgumentParser
 import HarfBuzz
 import SwiftShape
+import SwiftShapeCommandLine
 import SwiftShapeFixtures
 import SwiftShapeRequests
 
@@ -32,76 +33,8 @@ extension SwiftShapeCommand {
   }
 }
 
-/// What the shaping commands (`shape`, `render`) share: a font and a text, given as arguments or
-/// options, and how to shape.
-protocol ShapingCommandSettings: Sendable, Equatable {
-  /// Every option at its default.
-  init()
-  var first: String? { get set }
-  var second: String? { get set }
-  var font: FontSettings { get set }
-  var text: TextSettings { get set }
-  var shaping: ShapingSettings { get set }
-  /// How option values are read: strictly, or as hb-shape reads them.
-  var persona: Persona { get set }
-}
-
-extension ShapingCommandSettings {
-  /// Sorts the positional arguments into a font and a text: with one argument and no
-  /// `--font-file`, it is the font when it names an existing file or ends in a font extension
-  /// (or the text comes from an option), else the text.
-  func positionals() -> (font: String?, text: String?) {
-    switch (first, second) {
-    case (let first?, let second?): return (first, second)
-    case (let first?, nil):
-      guard font.fontFile == nil else { return (nil, first) }
-      let looksLikeFont =
-        !text.givenSources.isEmpty || IO.isRegularFile(first)
-        || ShapeSettings.fontExtensions.contains { first.lowercased().hasSuffix($0) }
-      return looksLikeFont ? (first, nil) : (nil, first)
-    default: return (nil, nil)
-    }
-  }
-
-  func validate() throws {
-    if second != nil && font.fontFile != nil {
-      throw ValidationError("a font was given both by --font-file and as an argument")
-    }
-  }
-}
-
-/// The `shape` command's values.
-struct ShapeSettings: ShapingCommandSettings {
-  var first: String?
-  var second: String?
-  var font = FontSettings()
-  var text = TextSettings()
-  var shaping = ShapingSettings()
-  var output = OutputSettings()
-  var batch = false
-  var requests: String?
-  var persona = Persona.swiftshape
-
-  /// The command's options, each declared once.
-  static let options = CommandOptions<ShapeSettings>([
-    OptionSection(title: "Font options", options: FontSettings.declarations()),
-    OptionSection(title: "Text options", options: TextSettings.declarations()),
-    OptionSection(title: "Shaping options", options: ShapingSettings.declarations()),
-    OptionSection(title: "Output options", options: OutputSettings.declarations()),
-    OptionSection(
-      title: "Requests",
-      options: [
-        .flag("--batch", help: "Answer requests read from standard input, one per line.") { $0.batch = true },
-        .value(
-          "--requests", valueName: "path",
-          help: "Answer JSON requests, one per line, from a file or standard input ('-')."
-        ) { $0.requests = $1 },
-      ]),
-  ])
-
-  /// File name endings taken for a font, for a lone positional argument.
-  static let fontExtensions = [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".dfont"]
-
+extension ShapeSettings {
+  /// Runs the command: lists shapers, answers requests or a batch, or shapes the text.
   func run() throws {
     if shaping.listShapers {
       let out = Output.standardOutput()
@@ -131,10 +64,15 @@ struct ShapeSettings: ShapingCommandSettings {
       try batch.run()
       return
     }
-    let request = try ShapeRequest(self, fonts: nil, standardInputAllowed: true)
+    let request = try ShapeRequest(self, fonts: nil, standardInputAllowed: true, note: Diagnostics.printNote)
     let out = try output.outputFile.map(Output.file) ?? .standardOutput()
     do {
-      try request.run(to: out)
+      var bar: Progress?
+      defer { bar?.finish() }
+      try request.run(to: out) { read, size in
+        if bar == nil { bar = Progress(total: size) }
+        bar?.update(read)
+      }
       try out.commit()
     } catch {
       out.discard()

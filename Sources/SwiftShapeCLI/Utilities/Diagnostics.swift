@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwiftShape
+import SwiftShapeCommandLine
 import SwiftShapeRequests
 
 #if canImport(Glibc)
@@ -79,4 +80,14 @@ enum Diagnostics {
 
 private func terminate(_ code: Int32) -> Never {
   exit(code)
+}
+
+extension Persona {
+  /// What this process behaves as: `hb-shape` when run through a link of that name.
+  static let current: Persona = {
+    // From argv as C strings: this runs at every start.
+    guard CommandLine.argc > 0, let path = CommandLine.unsafeArgv[0] else { return .swiftshape }
+    let name = strrchr(path, Int32(UInt8(ascii: "/"))).map { UnsafePointer($0 + 1) } ?? UnsafePointer(path)
+    return strcmp(name, "hb-shape") == 0 ? .hbShape : .swiftshape
+  }()
 }

@@ -12,7 +12,7 @@ import SwiftShapeRequests
 final class Output: LineShaperOutput {
   private enum Destination {
     case standardOutput
-    case file(path: String, temporary: String, descriptor: Int32)
+    case file(ReplacementFile)
     /// A device, pipe or socket (`/dev/null`, `/dev/stdout`, a FIFO): nothing to replace.
     case special(path: String, descriptor: Int32)
     case memory
@@ -46,27 +46,7 @@ final class Output: LineShaperOutput {
       }
       return Output(.special(path: given, descriptor: descriptor))
     }
-    var path = given
-    if lstat(given, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, let target = realpath(given, nil) {
-      path = String(cString: target)
-      free(target)
-    }
-    var template = Array("\(path).tmp-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else {
-      throw ShapingError(
-        .unreadableFile, input: path, reason: "cannot write: \(String(cString: strerror(errno)))")
-    }
-    let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
-    // mkstemp makes the file private (0600); give it the mode the file has, or a new file's.
-    if stat(path, &info) == 0 {
-      fchmod(descriptor, info.st_mode & 0o7777)
-    } else {
-      let mask = umask(0)
-      umask(mask)
-      fchmod(descriptor, 0o666 & ~mask)
-    }
-    return Output(.file(path: path, temporary: temporary, descriptor: descriptor))
+    return Output(.file(try ReplacementFile(replacing: given)))
   }
 
   func write(_ string: String) {
@@ -125,7 +105,8 @@ final class Output: LineShaperOutput {
     switch destination {
     case .standardOutput:
       try IO.writeAll(bytes, to: 1, name: "standard output")
-    case .file(let path, _, let descriptor), .special(let path, let descriptor):
+    case .file(let file): try IO.writeAll(bytes, to: file.descriptor, name: file.path)
+    case .special(let path, let descriptor):
       try IO.writeAll(bytes, to: descriptor, name: path)
     case .memory:
       break
@@ -142,18 +123,9 @@ final class Output: LineShaperOutput {
           .unreadableFile, input: path, reason: "cannot write: \(String(cString: strerror(errno)))")
       }
     }
-    if case .file(let path, let temporary, let descriptor) = destination {
+    if case .file(let file) = destination {
       destination = .memory
-      guard fsync(descriptor) == 0 || errno == EINVAL, close(descriptor) == 0 else {
-        unlink(temporary)
-        throw ShapingError(
-          .unreadableFile, input: path, reason: "cannot write: \(String(cString: strerror(errno)))")
-      }
-      guard rename(temporary, path) == 0 else {
-        let reason = String(cString: strerror(errno))
-        unlink(temporary)
-        throw ShapingError(.unreadableFile, input: path, reason: "cannot write: \(reason)")
-      }
+      try file.commit()
     }
   }
 
@@ -164,9 +136,8 @@ final class Output: LineShaperOutput {
       close(descriptor)
       destination = .memory
     }
-    if case .file(_, let temporary, let descriptor) = destination {
-      close(descriptor)
-      unlink(temporary)
+    if case .file(let file) = destination {
+      file.discard()
       destination = .memory
     }
   }

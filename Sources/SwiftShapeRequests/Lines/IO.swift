@@ -143,6 +143,70 @@ package enum IO {
   }
 }
 
+/// A file written whole beside the one it replaces and renamed over it when finished, so that the
+/// file is always either the old one or all of the new one. A symbolic link is followed: the file
+/// it names is replaced, and the link stays a link.
+package struct ReplacementFile: Sendable {
+  /// The file replaced.
+  package let path: String
+  /// The temporary file written, beside it.
+  package let temporary: String
+  /// Open for writing.
+  package let descriptor: Int32
+
+  /// A new temporary file beside `given`, with the mode the file has, or a new file's.
+  ///
+  /// - Throws: `ShapingError` of kind `.unreadableFile` when the folder cannot be written.
+  package init(replacing given: String) throws {
+    var path = given
+    var info = stat()
+    if lstat(given, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, let target = realpath(given, nil) {
+      path = String(cString: target)
+      free(target)
+    }
+    var template = Array("\(path).tmp-XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else { throw ReplacementFile.failure(path) }
+    // mkstemp makes the file private (0600): give it the mode the file has, or a new file's.
+    if stat(path, &info) == 0 {
+      fchmod(descriptor, info.st_mode & 0o7777)
+    } else {
+      let mask = umask(0)
+      umask(mask)
+      fchmod(descriptor, 0o666 & ~mask)
+    }
+    self.path = path
+    self.temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+    self.descriptor = descriptor
+  }
+
+  /// Syncs and closes the new file and renames it over the old one.
+  ///
+  /// - Throws: `ShapingError` of kind `.unreadableFile` (the temporary file is then removed).
+  package func commit() throws {
+    guard fsync(descriptor) == 0 || errno == EINVAL, close(descriptor) == 0 else {
+      let error = ReplacementFile.failure(path)
+      unlink(temporary)
+      throw error
+    }
+    guard rename(temporary, path) == 0 else {
+      let error = ReplacementFile.failure(path)
+      unlink(temporary)
+      throw error
+    }
+  }
+
+  /// Closes and removes the new file; the old one stays.
+  package func discard() {
+    close(descriptor)
+    unlink(temporary)
+  }
+
+  private static func failure(_ path: String) -> ShapingError {
+    ShapingError(.unreadableFile, input: path, reason: "cannot write: \(String(cString: strerror(errno)))")
+  }
+}
+
 /// The C library's `write`, under a name that does not clash with `IO.write`.
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
   #if canImport(Glibc)

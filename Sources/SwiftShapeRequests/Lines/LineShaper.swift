@@ -9,6 +9,29 @@ public protocol LineShaperOutput: AnyObject {
   func flush() throws
 }
 
+extension LineShaperOutput {
+  /// Writes text, as UTF-8.
+  public func write(_ text: String) {
+    var text = text
+    text.withUTF8 { write($0) }
+  }
+}
+
+/// Output kept in memory, as text.
+public final class MemoryOutput: LineShaperOutput {
+  private var bytes: [UInt8] = []
+
+  /// An empty output.
+  public init() {}
+
+  public func write(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes.append(contentsOf: bytes) }
+
+  public func flush() throws {}
+
+  /// What was written, as UTF-8 text.
+  public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
 /// Where a line shaper's lines come from.
 public enum LineSource: Sendable {
   /// Lines in memory.

@@ -2,20 +2,23 @@ import SwiftShape
 
 /// Which font, at which size and variation: hb-shape's font-face, font-instance and variation
 /// options, read into typed values.
-struct FontSettings: Sendable, Equatable {
-  var fontFile: String?
-  var pattern: String?
-  var strict = false
-  var faceIndex: Int?
+package struct FontSettings: Sendable, Equatable {
+  /// Every option at its default.
+  package init() {}
+
+  package var fontFile: String?
+  package var pattern: String?
+  package var strict = false
+  package var faceIndex: Int?
   /// `--font-size`, as read.
-  var fontSize: FontSize?
+  package var fontSize: FontSize?
   /// `--size`, as read.
-  var points: FontSize?
+  package var points: FontSize?
   /// The rest of the font's settings: ppem, ptem, slant, font functions, load flags, variations.
-  var options = ShapingFont.Options()
+  package var options = ShapingFont.Options()
 
   /// The font's settings, checked against each other.
-  func shapingFontOptions(persona: Persona = .swiftshape) throws -> ShapingFont.Options {
+  package func shapingFontOptions(persona: Persona = .swiftshape) throws -> ShapingFont.Options {
     guard points == nil || fontSize == nil else {
       throw ShapingError(.invalidArgument, input: "--size", reason: "cannot be combined with --font-size")
     }
@@ -27,7 +30,7 @@ struct FontSettings: Sendable, Equatable {
   }
 
   /// The options, each declared once (see `OptionDeclaration`).
-  static func declarations<S: ShapingCommandSettings>() -> [OptionDeclaration<S>] {
+  package static func declarations<S: ShapingCommandSettings>() -> [OptionDeclaration<S>] {
     [
       .value(
         "--font-file", valueName: "path",
@@ -137,7 +140,7 @@ struct FontSettings: Sendable, Equatable {
   }
 
   /// Parses one or two numbers separated by a space or comma; one number stands for both.
-  static func parseNumbers(_ text: String, option: String, range: ClosedRange<Double>) throws -> (
+  package static func parseNumbers(_ text: String, option: String, range: ClosedRange<Double>) throws -> (
     Double, Double
   ) {
     let parts = text.split(whereSeparator: { $0 == " " || $0 == "," })

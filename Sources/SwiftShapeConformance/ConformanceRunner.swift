@@ -1,5 +1,6 @@
 import HarfBuzz
 import SwiftShape
+import SwiftShapeCommandLine
 import SwiftShapeConformance
 import SwiftShapeRequests
 
@@ -9,35 +10,43 @@ import SwiftShapeRequests
   import Darwin
 #endif
 
-/// Runs `.tests` files in-process, as HarfBuzz's runner runs them with hb-shape.
-struct ConformanceRunner {
-  static let availableShapers = HarfBuzz.shapers
+/// Runs `.tests` files in-process, as HarfBuzz's runner runs them with hb-shape: each test's options
+/// read as hb-shape reads them, with the runner's own added.
+package struct ConformanceRunner {
+  package static let availableShapers = HarfBuzz.shapers
 
-  var paths: [String]
-  var jobs: Int
-  var verbose: Bool
+  package var paths: [String]
+  package var jobs: Int
+  package var verbose: Bool
 
-  struct Summary {
-    var passed = 0
-    var failed = 0
-    var skipped = 0
+  package init(paths: [String], jobs: Int, verbose: Bool) {
+    self.paths = paths
+    self.jobs = jobs
+    self.verbose = verbose
+  }
+
+  package struct Summary {
+    package var passed = 0
+    package var failed = 0
+    package var skipped = 0
   }
 
   /// What became of one test.
-  enum Outcome: Sendable {
+  package enum Outcome: Sendable {
     case passed
     case skipped(String)
     /// The font functions, what was printed (or the error), what was expected.
     case failed(functions: String, actual: String, expected: String)
   }
 
-  func run() throws -> Summary {
+  /// Runs every test and writes each failure (every test, with `verbose`) and the closing
+  /// `N passed, N failed, N skipped` to `out`.
+  package func run(to out: some LineShaperOutput) throws -> Summary {
     let tests = try loadTests()
     let fonts = FontCache(limit: 4096)
     let outcomes = ParallelMap.run(tests, jobs: jobs) { test in
       ConformanceRunner.run(test, fonts: fonts)
     }
-    let out = Output.standardOutput()
     var summary = Summary()
     for (test, outcome) in zip(tests, outcomes) {
       switch outcome {
@@ -56,7 +65,7 @@ struct ConformanceRunner {
       }
     }
     out.write("\(summary.passed) passed, \(summary.failed) failed, \(summary.skipped) skipped\n")
-    try out.commit()
+    try out.flush()
     return summary
   }
 
@@ -80,7 +89,7 @@ struct ConformanceRunner {
   }
 
   /// Runs one test with FreeType's and HarfBuzz's font functions.
-  static func run(_ test: ConformanceTest, fonts: FontCache) -> Outcome {
+  package static func run(_ test: ConformanceTest, fonts: FontCache) -> Outcome {
     if let reason = test.skipReason { return .skipped(reason) }
     if let shaper = test.requestedShapers.first(where: { !ConformanceRunner.availableShapers.contains($0) }) {
       return .skipped("shaper \(shaper) is not available in this HarfBuzz")
@@ -93,14 +102,14 @@ struct ConformanceRunner {
           test.arguments(fontFunctions: functions), persona: .hbShape)
         let request = try ShapeRequest(
           command, fonts: fonts, standardInputAllowed: false, defaultFormat: .text)
-        let memory = Output.memory()
+        let memory = MemoryOutput()
         try request.run(to: memory)
         output = String(
           memory.text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
       } catch {
         return .failed(
           functions: functions,
-          actual: "error: \(Diagnostics.oneLine(for: error, command: SwiftShapeCommand.Shape.self))",
+          actual: "error: \((error as? ShapingError)?.description ?? "\(error)")",
           expected: test.expected ?? "*")
       }
       if let expected = test.expected, output != expected {

@@ -5,16 +5,16 @@ import SwiftShapeRequests
 
 /// One shaping request, checked and ready: the font, the lines, the options and the output
 /// settings. Made from the `shape` command's options, on the command line or from a batch line.
-struct ShapeRequest {
-  var font: ShapingFont
-  var input: LineSource
+package struct ShapeRequest {
+  package var font: ShapingFont
+  package var input: LineSource
   /// The longest line to shape, in bytes.
-  var maximumLength: Int
-  var options: ShapeOptions
-  var output: OutputSettings
-  var format: OutputSettings.Format
+  package var maximumLength: Int
+  package var options: ShapeOptions
+  package var output: OutputSettings
+  package var format: OutputSettings.Format
   /// The fontconfig pattern the font was found by, with `--font`.
-  var pattern: String?
+  package var pattern: String?
 
   /// Checks the command's options and loads what they name.
   ///
@@ -22,19 +22,21 @@ struct ShapeRequest {
   ///   - fonts: loaded fonts to reuse, or nil to load the font afresh.
   ///   - standardInputAllowed: whether a request without text may read standard input.
   ///   - defaultFormat: the format when the options name none (a batch answers in text).
+  ///   - note: gets what the user should know (a substitute font).
   ///
   /// The command's persona decides how values are read: as hb-shape reads them, what hb-shape
   /// accepts is accepted, a face index past the last face among it (it shapes with an empty face).
-  init(
+  package init(
     _ command: ShapeSettings, fonts: FontCache?, standardInputAllowed: Bool,
-    defaultFormat: OutputSettings.Format? = nil
+    defaultFormat: OutputSettings.Format? = nil, note: (String) -> Void = { _ in }
   ) throws {
     let persona = command.persona
     let (_, positionalText) = command.positionals()
     try command.output.check(persona: persona)
     format =
       try command.output.format == nil
-      ? defaultFormat ?? command.output.resolvedFormat() : command.output.resolvedFormat()
+      ? defaultFormat ?? command.output.resolvedFormat(persona: persona)
+      : command.output.resolvedFormat(persona: persona)
     output = command.output
     var request = try command.shapingRequest()
     request.options.includeGlyphNames = !command.output.noGlyphNames
@@ -42,7 +44,7 @@ struct ShapeRequest {
     request.options.trace = command.output.trace
     options = request.options
     let resolved = try request.font.resolve(cache: fonts)
-    for note in resolved.notes { Diagnostics.printNote(note) }
+    resolved.notes.forEach(note)
     font = resolved.font
     pattern = resolved.pattern
     input = try command.text.input(
@@ -55,14 +57,13 @@ struct ShapeRequest {
   /// input order), all at once for the JSON document. A failing line stops the request; what it
   /// would have printed is not written.
   ///
-  /// - Parameter compact: write the JSON document on one line (in a batch, one line per request).
-  func run(to out: Output, compact: Bool = false) throws {
-    var bar: Progress?
-    defer { bar?.finish() }
-    let progress = { (read: Int, size: Int) in
-      if bar == nil { bar = Progress(total: size) }
-      bar?.update(read)
-    }
+  /// - Parameters:
+  ///   - compact: write the JSON document on one line (in a batch, one line per request).
+  ///   - progress: called now and then with the bytes of a file read and its size.
+  package func run(
+    to out: some LineShaperOutput, compact: Bool = false,
+    progress: ((_ read: Int, _ size: Int) -> Void)? = nil
+  ) throws {
     let shaper = LineShaper(
       font: font, options: options,
       format: format == .jsonl || format == .json
@@ -86,7 +87,7 @@ extension ShapingCommandSettings {
   ///
   /// - Throws: `ShapingError` of kind `.invalidArgument` for a value that does not parse or a font
   ///   given more than one way.
-  func shapingRequest() throws -> ShapingRequest {
+  package func shapingRequest() throws -> ShapingRequest {
     var options = try shaping.shapeOptions()
     (options.textBefore, options.textAfter) = try text.context(persona: persona)
     var font = FontSpecification(

@@ -5,30 +5,32 @@ import SwiftShape
 /// reads it). The command's arguments are parsed with these declarations and its `--help` is
 /// written from them; ArgumentParser, whose reflection would cost milliseconds at every start,
 /// only dispatches to the subcommand.
-struct OptionDeclaration<Settings: ShapingCommandSettings>: Sendable {
+package struct OptionDeclaration<Settings: ShapingCommandSettings>: Sendable {
   /// What the option does to the settings.
-  enum Action: Sendable {
+  package enum Action: Sendable {
     case flag(@Sendable (inout Settings) -> Void)
     case value(@Sendable (inout Settings, String) throws -> Void)
   }
 
   /// `--font-size`, `-u`, …: every name the option answers to, the long one last.
-  var names: [String]
+  package var names: [String]
   /// The value's name in the help (`path`, `list`); nil for a flag.
-  var valueName: String?
+  package var valueName: String?
   /// One sentence or two.
-  var help: String
-  var action: Action
+  package var help: String
+  package var action: Action
 
   /// A flag: an option without a value.
-  static func flag(_ names: String..., help: String, _ apply: @escaping @Sendable (inout Settings) -> Void)
+  package static func flag(
+    _ names: String..., help: String, _ apply: @escaping @Sendable (inout Settings) -> Void
+  )
     -> Self
   {
     Self(names: names, valueName: nil, help: help, action: .flag(apply))
   }
 
   /// An option with a value, given as `--name=value` or `--name value`.
-  static func value(
+  package static func value(
     _ names: String..., valueName: String, help: String,
     _ apply: @escaping @Sendable (inout Settings, String) throws -> Void
   ) -> Self {
@@ -37,19 +39,36 @@ struct OptionDeclaration<Settings: ShapingCommandSettings>: Sendable {
 }
 
 /// A titled group of options, for the help.
-struct OptionSection<Settings: ShapingCommandSettings>: Sendable {
-  var title: String
-  var options: [OptionDeclaration<Settings>]
+package struct OptionSection<Settings: ShapingCommandSettings>: Sendable {
+  /// A section of `options` under `title`.
+  package init(title: String, options: [OptionDeclaration<Settings>]) {
+    self.title = title
+    self.options = options
+  }
+
+  package var title: String
+  package var options: [OptionDeclaration<Settings>]
+}
+
+extension OptionSection {
+  /// The font, text and shaping options every shaping command takes.
+  package static var shapingSections: [OptionSection<Settings>] {
+    [
+      OptionSection(title: "Font options", options: FontSettings.declarations()),
+      OptionSection(title: "Text options", options: TextSettings.declarations()),
+      OptionSection(title: "Shaping options", options: ShapingSettings.declarations()),
+    ]
+  }
 }
 
 /// A shaping command's options: parses its arguments in hb-shape's syntax and writes its help.
-struct CommandOptions<Settings: ShapingCommandSettings>: Sendable {
-  let sections: [OptionSection<Settings>]
+package struct CommandOptions<Settings: ShapingCommandSettings>: Sendable {
+  package let sections: [OptionSection<Settings>]
   /// How many positional arguments the command takes (a font and a text, or only a text).
-  let positionalLimit: Int
+  package let positionalLimit: Int
   private let index: [String: OptionDeclaration<Settings>.Action]
 
-  init(positionalLimit: Int = 2, _ sections: [OptionSection<Settings>]) {
+  package init(positionalLimit: Int = 2, _ sections: [OptionSection<Settings>]) {
     self.sections = sections
     self.positionalLimit = positionalLimit
     var index: [String: OptionDeclaration<Settings>.Action] = [:]
@@ -60,10 +79,10 @@ struct CommandOptions<Settings: ShapingCommandSettings>: Sendable {
   }
 
   /// What the option of a name does; nil for an unknown option.
-  func action(_ name: String) -> OptionDeclaration<Settings>.Action? { index[name] }
+  package func action(_ name: String) -> OptionDeclaration<Settings>.Action? { index[name] }
 
   /// Every option's declaration.
-  var declarations: [OptionDeclaration<Settings>] { sections.flatMap(\.options) }
+  package var declarations: [OptionDeclaration<Settings>] { sections.flatMap(\.options) }
 
   /// The settings for `arguments`, in hb-shape's syntax: `--name=value`, `--name value`,
   /// `-u value`, flags, and positional arguments (`--` ends the options). Values are read as
@@ -71,7 +90,7 @@ struct CommandOptions<Settings: ShapingCommandSettings>: Sendable {
   ///
   /// - Throws: `ShapingError` of kind `.invalidArgument` for an unknown option, a missing or
   ///   malformed value, or a positional argument too many; the settings' validation errors.
-  func parse(_ arguments: [String], persona: Persona = .swiftshape) throws -> Settings {
+  package func parse(_ arguments: [String], persona: Persona = .swiftshape) throws -> Settings {
     var settings = Settings()
     settings.persona = persona
     var positionals: [String] = []
@@ -129,7 +148,7 @@ struct CommandOptions<Settings: ShapingCommandSettings>: Sendable {
 
   /// The options part of the help: a section a group, an option a line (its help wrapped to
   /// `columns`, the widest line ArgumentParser leaves whole when not on a terminal).
-  func help(columns: Int = 79) -> String {
+  package func help(columns: Int = 79) -> String {
     var text = "\n"
     for section in sections {
       text += "\n\(section.title.uppercased()):\n"
@@ -163,7 +182,7 @@ struct CommandOptions<Settings: ShapingCommandSettings>: Sendable {
 // MARK: Reading values
 
 /// An option's number in Swift's syntax, or the error for it.
-func number<T: LosslessStringConvertible>(_ value: String, _ option: String) throws -> T {
+package func number<T: LosslessStringConvertible>(_ value: String, _ option: String) throws -> T {
   guard let number = T(value) else {
     throw ShapingError(
       .invalidArgument, input: "\(option) '\(value)'",
@@ -175,7 +194,7 @@ func number<T: LosslessStringConvertible>(_ value: String, _ option: String) thr
 /// A whole-number option as `persona` reads it: decimal and in the type's range, or, as hb-shape,
 /// C's syntax for an `int` (GLib's option parser), wrapped to unsigned where HarfBuzz stores it so
 /// (`--face-index=-1` is 4294967295).
-func integer<T: FixedWidthInteger & LosslessStringConvertible>(
+package func integer<T: FixedWidthInteger & LosslessStringConvertible>(
   _ value: String, _ option: String, _ persona: Persona, wrapsToUnsigned: Bool
 ) throws -> T {
   guard persona == .hbShape else { return try number(value, option) }
@@ -187,7 +206,7 @@ func integer<T: FixedWidthInteger & LosslessStringConvertible>(
 
 /// A number option as `persona` reads it: Swift's syntax, or GLib's (`strtod` over the whole
 /// string; out of range is an error).
-func decimal(_ value: String, _ option: String, _ persona: Persona) throws -> Double {
+package func decimal(_ value: String, _ option: String, _ persona: Persona) throws -> Double {
   guard persona == .hbShape else { return try number(value, option) }
   guard let parsed = HBShapeSyntax.double(value) else {
     throw ShapingError(.invalidArgument, input: "\(option) '\(value)'", reason: "cannot parse the number")

@@ -1,24 +1,27 @@
 import SwiftShape
 
 /// How to shape: hb-shape's shape and feature options, read into typed values.
-struct ShapingSettings: Sendable, Equatable {
-  var features: [Feature]?
-  var listShapers = false
-  var shapers: [String]?
-  var direction: Direction?
-  var language: Language?
-  var script: Script?
-  var bufferFlags: Buffer.Flags = []
-  var invisibleGlyph: UInt32 = 0
-  var notFoundGlyph: UInt32 = 0
-  var utf8Clusters = false
-  var clusterUnit: ClusterUnit?
-  var clusterLevel = Buffer.ClusterLevel.monotoneGraphemes
-  var normalizeGlyphs = false
-  var verify = false
+package struct ShapingSettings: Sendable, Equatable {
+  /// Every option at its default.
+  package init() {}
+
+  package var features: [Feature]?
+  package var listShapers = false
+  package var shapers: [String]?
+  package var direction: Direction?
+  package var language: Language?
+  package var script: Script?
+  package var bufferFlags: Buffer.Flags = []
+  package var invisibleGlyph: UInt32 = 0
+  package var notFoundGlyph: UInt32 = 0
+  package var utf8Clusters = false
+  package var clusterUnit: ClusterUnit?
+  package var clusterLevel = Buffer.ClusterLevel.monotoneGraphemes
+  package var normalizeGlyphs = false
+  package var verify = false
 
   /// The shaping options, checked against each other.
-  func shapeOptions() throws -> ShapeOptions {
+  package func shapeOptions() throws -> ShapeOptions {
     var options = ShapeOptions()
     options.features = features ?? []
     options.direction = direction
@@ -46,7 +49,7 @@ struct ShapingSettings: Sendable, Equatable {
 
   /// The options, each declared once (see `OptionDeclaration`). As hb-shape, a value HarfBuzz
   /// cannot read is skipped or means "guess", and any cluster level is passed on.
-  static func declarations<S: ShapingCommandSettings>() -> [OptionDeclaration<S>] {
+  package static func declarations<S: ShapingCommandSettings>() -> [OptionDeclaration<S>] {
     [
       .value(
         "--features", valueName: "list",

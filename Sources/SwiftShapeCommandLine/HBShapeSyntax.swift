@@ -12,10 +12,10 @@ import SwiftShape
 /// the callbacks in HarfBuzz's `util/` sources (`parse_features`, `parse_font_size`, …), value by
 /// value. Under the name `swiftshape` the strict readers in the option types apply instead; the
 /// README's table lists each difference.
-enum HBShapeSyntax {
+package enum HBShapeSyntax {
   /// GLib's integer option: `strtol` in base 0 over the whole string (`0x10`, octal `010`, a sign,
   /// white space before), within the range of an `int`.
-  static func integer(_ text: String) -> Int32? {
+  package static func integer(_ text: String) -> Int32? {
     guard !text.isEmpty else { return nil }
     return text.withCString { start -> Int32? in
       var end: UnsafeMutablePointer<CChar>?
@@ -28,7 +28,7 @@ enum HBShapeSyntax {
 
   /// GLib's double option: `strtod` over the whole string (`inf`, `nan`, hex floats, white space
   /// before); out of range (overflow or underflow) is an error.
-  static func double(_ text: String) -> Double? {
+  package static func double(_ text: String) -> Double? {
     guard !text.isEmpty else { return nil }
     return text.withCString { start -> Double? in
       var end: UnsafeMutablePointer<CChar>?
@@ -68,7 +68,7 @@ enum HBShapeSyntax {
   /// made a scale the way hb-shape does: 2147483647 means the units per em, anything else goes
   /// through a `float` and is truncated; what does not fit an `int` (or is not a number) becomes
   /// -2147483648, which is what the conversion gives on the machines HarfBuzz's tools run on.
-  static func fontSize(_ text: String) -> FontSize? {
+  package static func fontSize(_ text: String) -> FontSize? {
     if text == "upem" { return .unitsPerEm }
     guard let (x, y) = scanPair(text, { strtod($0, &$1) }) else { return nil }
     func scale(_ value: Double) -> Int32 {
@@ -81,7 +81,7 @@ enum HBShapeSyntax {
   }
 
   /// `--font-ppem`: one or two integers read as `sscanf("%d%*[ ,]%d")`, stored unsigned.
-  static func ppem(_ text: String) -> (UInt32, UInt32)? {
+  package static func ppem(_ text: String) -> (UInt32, UInt32)? {
     guard let (x, y) = scanPair(text, { strtol($0, &$1, 10) }) else { return nil }
     func pixels(_ value: Int) -> UInt32 { UInt32(truncatingIfNeeded: value) }
     return (pixels(x), pixels(y ?? x))
@@ -89,7 +89,7 @@ enum HBShapeSyntax {
 
   /// `--features`: the list's quotes are stripped when it starts and ends with the same one (`"`
   /// or `'`); then items, separated by commas or spaces, that HarfBuzz cannot parse are skipped.
-  static func features(_ text: String) -> [Feature] {
+  package static func features(_ text: String) -> [Feature] {
     var list = Substring(text)
     if let first = list.first, first == list.last, first == "\"" || first == "'" {
       list = list.dropFirst()
@@ -102,18 +102,18 @@ enum HBShapeSyntax {
 
   /// `--variations`: items separated by commas or spaces; those HarfBuzz cannot parse are skipped
   /// (no quotes are stripped here: hb-shape strips them from features only).
-  static func variations(_ text: String) -> [Variation] {
+  package static func variations(_ text: String) -> [Variation] {
     text.split(whereSeparator: { $0 == "," || $0 == " " }).compactMap(Variation.init(harfBuzzString:))
   }
 
   /// `--font-funcs`: `ot` or `ft`, in any case.
-  static func fontFunctions(_ text: String) -> Font.Functions? {
+  package static func fontFunctions(_ text: String) -> Font.Functions? {
     Font.Functions(rawValue: text.lowercased())
   }
 
   /// `--shapers`: the list split at every comma; each piece, empty ones included, must name an
   /// available shaper. An empty string names no shaper, and shaping then fails, as in hb-shape.
-  static func shapers(_ text: String) throws -> [String] {
+  package static func shapers(_ text: String) throws -> [String] {
     guard !text.isEmpty else { return [] }
     let list = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     for shaper in list where !HarfBuzz.shapers.contains(shaper) {
@@ -131,7 +131,7 @@ enum HBShapeSyntax {
   /// a malformed sequence becomes U+FFFD). `*` is the text `*`.
   ///
   /// - Throws: `ShapingError` naming the rest of the list where a number should start.
-  static func unicodes(_ text: String, option: String) throws -> String {
+  package static func unicodes(_ text: String, option: String) throws -> String {
     if text == "*" { return "*" }
     let delimiters = Set("<+-|>{},;&#\\xXuUnNiI\n\t\u{0B}\u{0C}\r ".utf8)
     var bytes: [UInt8] = []
@@ -180,7 +180,7 @@ enum HBShapeSyntax {
 
   /// UTF-8 decoded as `hb_buffer_add_utf8` decodes it: a malformed sequence gives U+FFFD for its
   /// first byte and decoding goes on at the next byte.
-  static func decodeAsHarfBuzz(_ bytes: [UInt8]) -> String {
+  package static func decodeAsHarfBuzz(_ bytes: [UInt8]) -> String {
     var scalars = String.UnicodeScalarView()
     var index = 0
     func continuation(_ offset: Int) -> UInt32? {

@@ -7,8 +7,11 @@ import SwiftShape
 #endif
 
 /// What to print, and where: hb-shape's output options, and SwiftShape's JSON formats.
-struct OutputSettings: Sendable, Equatable {
-  enum Format: String, CaseIterable, Sendable {
+package struct OutputSettings: Sendable, Equatable {
+  /// Every option at its default.
+  package init() {}
+
+  package enum Format: String, CaseIterable, Sendable {
     /// One SwiftShape JSON document for all lines.
     case json
     /// One compact SwiftShape JSON document per input line.
@@ -19,30 +22,30 @@ struct OutputSettings: Sendable, Equatable {
     case hbJSON = "hb-json"
   }
 
-  var format: String?
-  var outputFile: String?
-  var showText = false
-  var showUnicode = false
-  var showLineNumber = false
-  var verbose = false
-  var noGlyphNames = false
-  var noPositions = false
-  var noAdvances = false
-  var noClusters = false
-  var showExtents = false
-  var showFlags = false
-  var noExtraData = false
-  var trace = false
-  var jobs = 1
-  var iterations = 1
-  var maximumIterations = OutputSettings.defaultMaximumIterations
+  package var format: String?
+  package var outputFile: String?
+  package var showText = false
+  package var showUnicode = false
+  package var showLineNumber = false
+  package var verbose = false
+  package var noGlyphNames = false
+  package var noPositions = false
+  package var noAdvances = false
+  package var noClusters = false
+  package var showExtents = false
+  package var showFlags = false
+  package var noExtraData = false
+  package var trace = false
+  package var jobs = 1
+  package var iterations = 1
+  package var maximumIterations = OutputSettings.defaultMaximumIterations
 
   /// How many times a batch request may shape its text by default: a request cannot take the
   /// batch for longer than this many shapings of a text of `--max-text-length`.
-  static let defaultMaximumIterations = 1000
+  package static let defaultMaximumIterations = 1000
 
   /// The options, each declared once (see `OptionDeclaration`).
-  static func declarations() -> [OptionDeclaration<ShapeSettings>] {
+  package static func declarations() -> [OptionDeclaration<ShapeSettings>] {
     [
       .value(
         "-O", "--output-format", valueName: "format",
@@ -99,9 +102,9 @@ struct OutputSettings: Sendable, Equatable {
   }
 
   /// The output format, with hb-shape's defaults when the program runs as `hb-shape`.
-  func resolvedFormat() throws -> Format {
-    guard let format else { return Persona.current == .hbShape ? .text : .json }
-    if Persona.current == .hbShape && format == "json" { return .hbJSON }
+  package func resolvedFormat(persona: Persona) throws -> Format {
+    guard let format else { return persona == .hbShape ? .text : .json }
+    if persona == .hbShape && format == "json" { return .hbJSON }
     guard let resolved = Format(rawValue: format) else {
       throw ShapingError(
         .invalidArgument, input: "--output-format=\(format)",
@@ -111,7 +114,7 @@ struct OutputSettings: Sendable, Equatable {
   }
 
   /// The hb-shape serialization these options ask for.
-  func hbFormat(_ syntax: HBFormat.Syntax) -> HBFormat {
+  package func hbFormat(_ syntax: HBFormat.Syntax) -> HBFormat {
     var format = HBFormat(syntax)
     format.glyphNames = !noGlyphNames
     format.clusters = !(noClusters || noExtraData || verbose)
@@ -122,13 +125,13 @@ struct OutputSettings: Sendable, Equatable {
     return format
   }
 
-  var showsText: Bool { showText || verbose }
-  var showsUnicode: Bool { showUnicode || verbose }
-  var showsLineNumber: Bool { showLineNumber || verbose }
+  package var showsText: Bool { showText || verbose }
+  package var showsUnicode: Bool { showUnicode || verbose }
+  package var showsLineNumber: Bool { showLineNumber || verbose }
 
   /// Checks the values; as hb-shape, any number of iterations from 0 (which prints nothing for a
   /// line) is taken.
-  func check(persona: Persona = .swiftshape) throws {
+  package func check(persona: Persona = .swiftshape) throws {
     guard (1...256).contains(jobs) else {
       throw ShapingError(.invalidArgument, input: "--jobs=\(jobs)", reason: "must be from 1 to 256")
     }
@@ -144,15 +147,9 @@ struct OutputSettings: Sendable, Equatable {
 }
 
 /// What the program behaves as: itself, or a drop-in `hb-shape` (when run through a link of that
-/// name), whose output format defaults to text and whose `-O json` is hb-shape's JSON.
-enum Persona {
+/// name), whose option values are read as hb-shape reads them, whose output format defaults to
+/// text and whose `-O json` is hb-shape's JSON.
+package enum Persona: Sendable {
   case swiftshape
   case hbShape
-
-  static let current: Persona = {
-    // From argv as C strings: this runs at every start.
-    guard CommandLine.argc > 0, let path = CommandLine.unsafeArgv[0] else { return .swiftshape }
-    let name = strrchr(path, Int32(UInt8(ascii: "/"))).map { UnsafePointer($0 + 1) } ?? UnsafePointer(path)
-    return strcmp(name, "hb-shape") == 0 ? .hbShape : .swiftshape
-  }()
 }

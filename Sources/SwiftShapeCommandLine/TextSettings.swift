@@ -3,19 +3,22 @@ import SwiftShapeRequests
 
 /// Where the text comes from: hb-shape's text and text-context options. Code point lists are read
 /// when the input is made, as the persona reads them.
-struct TextSettings: Sendable, Equatable {
-  var text: String?
-  var textFile: String?
-  var unicodes: String?
-  var singleParagraph = false
-  var textBefore: String?
-  var textAfter: String?
-  var maximumLength = TextLimits.defaultMaximum
-  var unicodesBefore: String?
-  var unicodesAfter: String?
+package struct TextSettings: Sendable, Equatable {
+  /// Every option at its default.
+  package init() {}
+
+  package var text: String?
+  package var textFile: String?
+  package var unicodes: String?
+  package var singleParagraph = false
+  package var textBefore: String?
+  package var textAfter: String?
+  package var maximumLength = TextLimits.defaultMaximum
+  package var unicodesBefore: String?
+  package var unicodesAfter: String?
 
   /// The options, each declared once (see `OptionDeclaration`).
-  static func declarations<S: ShapingCommandSettings>() -> [OptionDeclaration<S>] {
+  package static func declarations<S: ShapingCommandSettings>() -> [OptionDeclaration<S>] {
     [
       .value("--text", valueName: "string", help: "The text to shape; each line is shaped on its own.") {
         $0.text.text = $1
@@ -53,14 +56,14 @@ struct TextSettings: Sendable, Equatable {
   }
 
   /// Where the text comes from, when it is given by an option.
-  var givenSources: [String] {
+  package var givenSources: [String] {
     [
       text.map { _ in "--text" }, textFile.map { _ in "--text-file" }, unicodes.map { _ in "--unicodes" },
     ].compactMap { $0 }
   }
 
   /// The context before and after each line; code point lists read as `persona` reads them.
-  func context(persona: Persona = .swiftshape) throws -> (before: String, after: String) {
+  package func context(persona: Persona = .swiftshape) throws -> (before: String, after: String) {
     func scalars(_ list: String, _ option: String) throws -> String {
       guard persona == .swiftshape else {
         // hb-shape keeps the context as a C string: it ends at the first U+0000.
@@ -87,7 +90,9 @@ struct TextSettings: Sendable, Equatable {
   /// The input, from exactly one source: `--text`, `--text-file`, `--unicodes`, the positional
   /// text, or standard input (unless `standardInputAllowed` is false, as in a batch). A code point
   /// list is read as `persona` reads it, and its text split into lines as any text is.
-  func input(positionalText: String?, standardInputAllowed: Bool = true, persona: Persona = .swiftshape)
+  package func input(
+    positionalText: String?, standardInputAllowed: Bool = true, persona: Persona = .swiftshape
+  )
     throws -> LineSource
   {
     guard maximumLength > 0 else {
@@ -141,7 +146,7 @@ struct TextSettings: Sendable, Equatable {
   }
 
   /// All the input lines at once.
-  func lines(positionalText: String?, standardInputAllowed: Bool = true) throws -> [String] {
+  package func lines(positionalText: String?, standardInputAllowed: Bool = true) throws -> [String] {
     switch try input(positionalText: positionalText, standardInputAllowed: standardInputAllowed) {
     case .lines(let lines): return lines
     case .file(let path):
