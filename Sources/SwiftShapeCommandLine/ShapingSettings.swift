@@ -5,30 +5,15 @@ package struct ShapingSettings: Sendable, Equatable {
   /// Every option at its default.
   package init() {}
 
-  package var features: [Feature]?
+  /// The options as read, but for the cluster unit (see `shapeOptions()`).
+  package var options = ShapeOptions()
   package var listShapers = false
-  package var shapers: [String]?
-  package var direction: Direction?
-  package var language: Language?
-  package var script: Script?
-  package var bufferFlags: Buffer.Flags = []
-  package var invisibleGlyph: UInt32 = 0
-  package var notFoundGlyph: UInt32 = 0
   package var utf8Clusters = false
   package var clusterUnit: ClusterUnit?
-  package var clusterLevel = Buffer.ClusterLevel.monotoneGraphemes
-  package var normalizeGlyphs = false
-  package var verify = false
 
   /// The shaping options, checked against each other.
   package func shapeOptions() throws -> ShapeOptions {
-    var options = ShapeOptions()
-    options.features = features ?? []
-    options.direction = direction
-    options.script = script
-    options.language = language
-    if let shapers { options.shapers = shapers }
-    options.clusterLevel = clusterLevel
+    var options = self.options
     if let clusterUnit {
       guard !utf8Clusters || clusterUnit == .utf8 else {
         throw ShapingError(
@@ -39,11 +24,6 @@ package struct ShapingSettings: Sendable, Equatable {
     } else if utf8Clusters {
       options.clusterUnit = .utf8
     }
-    options.bufferFlags = bufferFlags
-    options.invisibleGlyph = invisibleGlyph
-    options.notFoundGlyph = notFoundGlyph
-    options.normalizeGlyphs = normalizeGlyphs
-    options.verify = verify
     return options
   }
 
@@ -55,7 +35,7 @@ package struct ShapingSettings: Sendable, Equatable {
         "--features", valueName: "list",
         help: "Feature settings, separated by commas: 'kern,-liga,aalt=2,kern[3:5]'."
       ) { settings, value in
-        settings.shaping.features =
+        settings.shaping.options.features =
           settings.persona == .hbShape
           ? HBShapeSyntax.features(value)
           : try ShapingError.parsing("--features") { try Feature.parseList(value) }
@@ -66,7 +46,7 @@ package struct ShapingSettings: Sendable, Equatable {
         help: "The shapers to try, in order, separated by commas (ot, fallback)."
       ) { settings, value in
         if settings.persona == .hbShape {
-          settings.shaping.shapers = try HBShapeSyntax.shapers(value)
+          settings.shaping.options.shapers = try HBShapeSyntax.shapers(value)
           return
         }
         let list = value.split(separator: ",").map(String.init)
@@ -79,12 +59,12 @@ package struct ShapingSettings: Sendable, Equatable {
             .invalidArgument, input: "--shapers '\(shaper)'",
             reason: "unknown or unavailable shaper (available: \(available.joined(separator: ", ")))")
         }
-        settings.shaping.shapers = list
+        settings.shaping.options.shapers = list
       },
       .value("--direction", valueName: "ltr|rtl|ttb|btt", help: "Text direction (default: from the script).")
       {
         settings, value in
-        settings.shaping.direction =
+        settings.shaping.options.direction =
           settings.persona == .hbShape
           ? Direction(harfBuzzString: value)
           : try ShapingError.parsing("--direction") { try Direction(parsing: value) }
@@ -93,7 +73,7 @@ package struct ShapingSettings: Sendable, Equatable {
         "--language", valueName: "tag", help: "BCP 47 language tag (default: from the locale, as hb-shape)."
       ) {
         settings, value in
-        settings.shaping.language =
+        settings.shaping.options.language =
           settings.persona == .hbShape
           ? Language(harfBuzzString: value)
           : try ShapingError.parsing("--language") { try Language(parsing: value) }
@@ -102,31 +82,33 @@ package struct ShapingSettings: Sendable, Equatable {
         "--script", valueName: "code",
         help: "ISO 15924 script code, e.g. Latn, Arab (default: guessed from the text)."
       ) { settings, value in
-        settings.shaping.script =
+        settings.shaping.options.script =
           settings.persona == .hbShape
           ? Script(harfBuzzString: value)
           : try ShapingError.parsing("--script") { try Script(parsing: value) }
       },
       .flag("--bot", help: "Treat the text as the beginning of a paragraph.") {
-        $0.shaping.bufferFlags.insert(.beginningOfText)
+        $0.shaping.options.bufferFlags.insert(.beginningOfText)
       },
       .flag("--eot", help: "Treat the text as the end of a paragraph.") {
-        $0.shaping.bufferFlags.insert(.endOfText)
+        $0.shaping.options.bufferFlags.insert(.endOfText)
       },
       .flag("--preserve-default-ignorables", help: "Keep default-ignorable characters visible.") {
-        $0.shaping.bufferFlags.insert(.preserveDefaultIgnorables)
+        $0.shaping.options.bufferFlags.insert(.preserveDefaultIgnorables)
       },
       .flag("--remove-default-ignorables", help: "Remove default-ignorable characters.") {
-        $0.shaping.bufferFlags.insert(.removeDefaultIgnorables)
+        $0.shaping.options.bufferFlags.insert(.removeDefaultIgnorables)
       },
       .value(
         "--invisible-glyph", valueName: "gid", help: "The glyph that replaces default-ignorable characters."
       ) {
-        $0.shaping.invisibleGlyph = try integer($1, "--invisible-glyph", $0.persona, wrapsToUnsigned: true)
+        $0.shaping.options.invisibleGlyph = try integer(
+          $1, "--invisible-glyph", $0.persona, wrapsToUnsigned: true)
       },
       .value("--not-found-glyph", valueName: "gid", help: "The glyph for characters the font does not cover.")
       {
-        $0.shaping.notFoundGlyph = try integer($1, "--not-found-glyph", $0.persona, wrapsToUnsigned: true)
+        $0.shaping.options.notFoundGlyph = try integer(
+          $1, "--not-found-glyph", $0.persona, wrapsToUnsigned: true)
       },
       .flag("--utf8-clusters", help: "Cluster values count UTF-8 bytes (as hb-shape's option).") {
         $0.shaping.utf8Clusters = true
@@ -153,19 +135,19 @@ package struct ShapingSettings: Sendable, Equatable {
             .invalidArgument, input: "--cluster-level=\(level)", reason: "the cluster level must be 0, 1 or 2"
           )
         }
-        settings.shaping.clusterLevel = cluster
+        settings.shaping.options.clusterLevel = cluster
       },
       .flag("--normalize-glyphs", help: "Put the glyphs of each cluster in a canonical order.") {
-        $0.shaping.normalizeGlyphs = true
+        $0.shaping.options.normalizeGlyphs = true
       },
       .flag("--unsafe-to-concat", help: "Produce the unsafe-to-concat glyph flag.") {
-        $0.shaping.bufferFlags.insert(.produceUnsafeToConcat)
+        $0.shaping.options.bufferFlags.insert(.produceUnsafeToConcat)
       },
       .flag("--safe-to-insert-tatweel", help: "Produce the safe-to-insert-tatweel glyph flag.") {
-        $0.shaping.bufferFlags.insert(.produceSafeToInsertTatweel)
+        $0.shaping.options.bufferFlags.insert(.produceSafeToInsertTatweel)
       },
       .flag("--verify", help: "Check the result; fail naming the check that does not hold.") {
-        $0.shaping.verify = true
+        $0.shaping.options.verify = true
       },
     ]
   }

@@ -101,9 +101,10 @@ struct ArgumentParsingTests {
       "--features=-liga,kern[1:2]", "--direction=rtl", "--font-size=12 24", "--cluster-level=2", "-u", "61",
       "--font-ppem=3", "--variations=wght=700", "-n", "3", "font.ttf",
     ])
-    #expect(settings.shaping.features == [try Feature(parsing: "-liga"), try Feature(parsing: "kern[1:2]")])
-    #expect(settings.shaping.direction == .rightToLeft)
-    #expect(settings.shaping.clusterLevel == .characters)
+    #expect(
+      settings.shaping.options.features == [try Feature(parsing: "-liga"), try Feature(parsing: "kern[1:2]")])
+    #expect(settings.shaping.options.direction == .rightToLeft)
+    #expect(settings.shaping.options.clusterLevel == .characters)
     #expect(settings.font.fontSize == .scale(x: 12, y: 24))
     #expect(settings.font.options.ppem == (3, 3))
     #expect(settings.font.options.variations == [try Variation(parsing: "wght=700")])
@@ -111,8 +112,8 @@ struct ArgumentParsingTests {
     #expect(settings.text.unicodes == "61" && settings.first == "font.ttf")
     let hb = try ShapeSettings.options.parse(
       ["--features='-liga'", "--cluster-level=-1", "-n", "-1"], persona: .hbShape)
-    #expect(hb.shaping.features == [try Feature(parsing: "-liga")])
-    #expect(hb.shaping.clusterLevel.rawValue == -1)
+    #expect(hb.shaping.options.features == [try Feature(parsing: "-liga")])
+    #expect(hb.shaping.options.clusterLevel.rawValue == -1)
     #expect(hb.output.iterations == 4_294_967_295)
   }
 

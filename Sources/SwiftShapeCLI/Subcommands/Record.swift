@@ -75,7 +75,7 @@ struct RecordSettings: ShapingCommandSettings {
     }
     if case .points(let points)? = font.points { settings.points = points }
     settings.fontFunctions = fontOptions.functions == .openType ? nil : fontOptions.functions.rawValue
-    settings.features = shaping.features.map { $0.map(\.description) }
+    settings.features = shapeOptions.features.isEmpty ? nil : shapeOptions.features.map(\.description)
     settings.direction = shapeOptions.direction?.rawValue
     settings.script = shapeOptions.script?.description
     settings.language = shapeOptions.language?.identifier
