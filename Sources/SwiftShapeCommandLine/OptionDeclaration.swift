@@ -1,11 +1,17 @@
 import SwiftShape
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One option of a shaping command, declared once: its names, its value's name, its help, and
 /// what it does to the settings (reading the value into a typed one, as the settings' persona
 /// reads it). The command's arguments are parsed with these declarations and its `--help` is
 /// written from them; ArgumentParser, whose reflection would cost milliseconds at every start,
 /// only dispatches to the subcommand.
-package struct OptionDeclaration<Settings: ShapingCommandSettings>: Sendable {
+package struct OptionDeclaration<Settings>: Sendable {
   /// What the option does to the settings.
   package enum Action: Sendable {
     case flag(@Sendable (inout Settings) -> Void)
@@ -13,7 +19,9 @@ package struct OptionDeclaration<Settings: ShapingCommandSettings>: Sendable {
   }
 
   /// `--font-size`, `-u`, …: every name the option answers to, the long one last.
-  package var names: [String]
+  package var name: StaticString
+  /// A second name (`-u` beside `--unicodes`), if any.
+  package var alias: StaticString?
   /// The value's name in the help (`path`, `list`); nil for a flag.
   package var valueName: String?
   /// One sentence or two.
@@ -22,24 +30,40 @@ package struct OptionDeclaration<Settings: ShapingCommandSettings>: Sendable {
 
   /// A flag: an option without a value.
   package static func flag(
-    _ names: String..., help: String, _ apply: @escaping @Sendable (inout Settings) -> Void
+    _ name: StaticString, _ alias: StaticString? = nil, help: String,
+    _ apply: @escaping @Sendable (inout Settings) -> Void
   )
     -> Self
   {
-    Self(names: names, valueName: nil, help: help, action: .flag(apply))
+    Self(name: name, alias: alias, valueName: nil, help: help, action: .flag(apply))
+  }
+
+  /// Every name the option answers to.
+  package var names: [String] { [name.description] + (alias.map { [$0.description] } ?? []) }
+
+  /// Whether the option answers to `argument` (compared as bytes: the names are ASCII).
+  func answers(to argument: String) -> Bool {
+    func equal(_ name: StaticString) -> Bool {
+      var argument = argument
+      return argument.withUTF8 { bytes in
+        bytes.count == name.utf8CodeUnitCount
+          && (bytes.isEmpty || memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0)
+      }
+    }
+    return equal(name) || alias.map(equal) == true
   }
 
   /// An option with a value, given as `--name=value` or `--name value`.
   package static func value(
-    _ names: String..., valueName: String, help: String,
+    _ name: StaticString, _ alias: StaticString? = nil, valueName: String, help: String,
     _ apply: @escaping @Sendable (inout Settings, String) throws -> Void
   ) -> Self {
-    Self(names: names, valueName: valueName, help: help, action: .value(apply))
+    Self(name: name, alias: alias, valueName: valueName, help: help, action: .value(apply))
   }
 }
 
 /// A titled group of options, for the help.
-package struct OptionSection<Settings: ShapingCommandSettings>: Sendable {
+package struct OptionSection<Settings>: Sendable {
   /// A section of `options` under `title`.
   package init(title: String, options: [OptionDeclaration<Settings>]) {
     self.title = title
@@ -50,7 +74,7 @@ package struct OptionSection<Settings: ShapingCommandSettings>: Sendable {
   package var options: [OptionDeclaration<Settings>]
 }
 
-extension OptionSection {
+extension OptionSection where Settings: ShapingCommandSettings {
   /// The font, text and shaping options every shaping command takes.
   package static var shapingSections: [OptionSection<Settings>] {
     [
@@ -62,28 +86,67 @@ extension OptionSection {
 }
 
 /// A shaping command's options: parses its arguments in hb-shape's syntax and writes its help.
-package struct CommandOptions<Settings: ShapingCommandSettings>: Sendable {
+// The settings type is not constrained on the types themselves: a generic type with a protocol
+// requirement has its metadata made at run time by looking the conformance up through every
+// conformance in the program (a tenth of the command's start-up, measured with callgrind).
+package struct CommandOptions<Settings>: Sendable {
   package let sections: [OptionSection<Settings>]
   /// How many positional arguments the command takes (a font and a text, or only a text).
   package let positionalLimit: Int
-  private let index: [String: OptionDeclaration<Settings>.Action]
+  /// Every declaration, in order: looked through at each option (a few dozen byte comparisons,
+  /// cheaper at start-up than hashing every name into a table first).
+  private let all: [OptionDeclaration<Settings>]
 
   package init(positionalLimit: Int = 2, _ sections: [OptionSection<Settings>]) {
     self.sections = sections
     self.positionalLimit = positionalLimit
-    var index: [String: OptionDeclaration<Settings>.Action] = [:]
-    for option in sections.flatMap(\.options) {
-      for name in option.names { index[name] = option.action }
-    }
-    self.index = index
+    all = sections.flatMap(\.options)
   }
 
   /// What the option of a name does; nil for an unknown option.
-  package func action(_ name: String) -> OptionDeclaration<Settings>.Action? { index[name] }
+  package func action(_ name: String) -> OptionDeclaration<Settings>.Action? {
+    // By index: `first(where:)` here, unspecialized, looked its iterator type up at run time.
+    for index in all.indices where all[index].answers(to: name) { return all[index].action }
+    return nil
+  }
 
   /// Every option's declaration.
-  package var declarations: [OptionDeclaration<Settings>] { sections.flatMap(\.options) }
+  package var declarations: [OptionDeclaration<Settings>] { all }
 
+  /// The options part of the help: a section a group, an option a line (its help wrapped to
+  /// `columns`, the widest line ArgumentParser leaves whole when not on a terminal).
+  package func help(columns: Int = 79) -> String {
+    var text = "\n"
+    for section in sections {
+      text += "\n\(section.title.uppercased()):\n"
+      for option in section.options {
+        let names = option.names.joined(separator: ", ")
+        let label = "  " + names + (option.valueName.map { " <\($0)>" } ?? "")
+        let column = 34
+        var lines: [String] = []
+        var line = ""
+        for word in option.help.split(separator: " ") {
+          if !line.isEmpty, column + line.count + word.count + 1 > columns {
+            lines.append(line)
+            line = ""
+          }
+          line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        let pad = String(repeating: " ", count: column)
+        if label.count < column - 1 {
+          text += label + String(repeating: " ", count: column - label.count) + lines[0] + "\n"
+        } else {
+          text += label + "\n" + pad + lines[0] + "\n"
+        }
+        for rest in lines.dropFirst() { text += pad + rest + "\n" }
+      }
+    }
+    return text
+  }
+}
+
+extension CommandOptions where Settings: ShapingCommandSettings {
   /// The settings for `arguments`, in hb-shape's syntax: `--name=value`, `--name value`,
   /// `-u value`, flags, and positional arguments (`--` ends the options). Values are read as
   /// `persona` reads them: strictly, or as hb-shape does (`HBShapeSyntax`).
@@ -144,38 +207,6 @@ package struct CommandOptions<Settings: ShapingCommandSettings>: Sendable {
     settings.second = positionals.count > 1 ? positionals[1] : nil
     try settings.validate()
     return settings
-  }
-
-  /// The options part of the help: a section a group, an option a line (its help wrapped to
-  /// `columns`, the widest line ArgumentParser leaves whole when not on a terminal).
-  package func help(columns: Int = 79) -> String {
-    var text = "\n"
-    for section in sections {
-      text += "\n\(section.title.uppercased()):\n"
-      for option in section.options {
-        let names = option.names.joined(separator: ", ")
-        let label = "  " + names + (option.valueName.map { " <\($0)>" } ?? "")
-        let column = 34
-        var lines: [String] = []
-        var line = ""
-        for word in option.help.split(separator: " ") {
-          if !line.isEmpty, column + line.count + word.count + 1 > columns {
-            lines.append(line)
-            line = ""
-          }
-          line += (line.isEmpty ? "" : " ") + word
-        }
-        lines.append(line)
-        let pad = String(repeating: " ", count: column)
-        if label.count < column - 1 {
-          text += label + String(repeating: " ", count: column - label.count) + lines[0] + "\n"
-        } else {
-          text += label + "\n" + pad + lines[0] + "\n"
-        }
-        for rest in lines.dropFirst() { text += pad + rest + "\n" }
-      }
-    }
-    return text
   }
 }
 
