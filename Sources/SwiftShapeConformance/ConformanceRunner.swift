@@ -1,7 +1,6 @@
 import HarfBuzz
 import SwiftShape
 import SwiftShapeCommandLine
-import SwiftShapeConformance
 import SwiftShapeRequests
 
 #if canImport(Glibc)
