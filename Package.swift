@@ -155,23 +155,26 @@ let package = Package(
     ),
     .testTarget(
       name: "SwiftShapeTests",
-      dependencies: ["SwiftShape", "TestFixtures"]
+      dependencies: ["HarfBuzz", "SwiftShape", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeFontsTests",
-      dependencies: ["SwiftShapeFonts", "TestFixtures"]
+      dependencies: ["HarfBuzz", "SwiftShape", "SwiftShapeFonts", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeRequestsTests",
-      dependencies: ["SwiftShapeRequests", "TestFixtures"]
+      dependencies: ["SwiftShape", "SwiftShapeRequests", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeFixturesTests",
-      dependencies: ["SwiftShapeFixtures", "TestFixtures"]
+      dependencies: ["SwiftShape", "SwiftShapeFixtures", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeCLITests",
-      dependencies: ["HarfBuzz", "SwiftShape", "SwiftShapeRender", "SwiftShapeCLI", "TestFixtures"]
+      dependencies: [
+        "HarfBuzz", "SwiftShape", "SwiftShapeRender", "SwiftShapeCommandLine", "SwiftShapeCLI",
+        "TestFixtures",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

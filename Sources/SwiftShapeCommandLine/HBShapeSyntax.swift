@@ -1,4 +1,3 @@
-import HarfBuzz
 import SwiftShape
 
 #if canImport(Glibc)

@@ -1,4 +1,3 @@
-import HarfBuzz
 import SwiftShape
 import SwiftShapeFonts
 import SwiftShapeRequests

@@ -4,6 +4,7 @@ import SwiftShape
 import SwiftShapeCommandLine
 import SwiftShapeFixtures
 import SwiftShapeRender
+import SwiftShapeRequests
 
 extension SwiftShapeCommand {
   struct Render: ParsableCommand {
@@ -111,8 +112,10 @@ struct RenderSettings: ShapingCommandSettings {
     let resolved = try request.font.resolve(cache: nil)
     for note in resolved.notes { Diagnostics.printNote(note) }
     let font = resolved.font
-    let lines = try text.lines(positionalText: positionals().text)
-    let results = try lines.map { try font.shape($0, options: request.options) }
+    let lines = try text.input(positionalText: positionals().text)
+    let shaper = LineShaper(
+      font: font, options: request.options, format: .jsonLines, maximumLength: text.maximumLength)
+    let results = try shaper.document(lines).entries.map(\.result)
     let expected = try expect.map { try expectedGlyphs($0, font: font) }
     let svg = try SVGRenderer(font: font).svgBytes(results, expected: expected, options: svgOptions)
     let out = try outputFile.map(Output.file) ?? .standardOutput()
