@@ -153,10 +153,14 @@ extension CommandOptions where Settings: ShapingCommandSettings {
   ///
   /// - Throws: `ShapingError` of kind `.invalidArgument` for an unknown option, a missing or
   ///   malformed value, or a positional argument too many; the settings' validation errors.
-  package func parse(_ arguments: [String], persona: Persona = .swiftshape) throws -> Settings {
-    var settings = Settings()
+  /// - Parameter base: settings the arguments add to (a batch's options, which every request
+  ///   starts from); by default every option at its default.
+  package func parse(_ arguments: [String], persona: Persona = .swiftshape, over base: Settings? = nil) throws
+    -> Settings
+  {
+    var settings = base ?? Settings()
     settings.persona = persona
-    var positionals: [String] = []
+    var positionals = [settings.first, settings.second].compactMap { $0 }
     var index = 0
     var optionsEnded = false
     while index < arguments.count {

@@ -12,10 +12,8 @@ import SwiftShapeRequests
 /// unless a request (or the options given with `--batch`) names another; a JSON document is then
 /// written on one line.
 struct Batch {
-  /// Arguments given with `--batch`, placed before every request's own.
-  var defaults: [String]
-  /// How option values are read (as hb-shape reads them when run under its name).
-  var persona: Persona
+  /// The options given with `--batch`, read once: every request's own add to them.
+  var defaults: ShapeSettings
   /// The longest request line.
   var maximumLength = TextLimits.defaultMaximum
   /// The most `--num-iterations` a request may ask for (`--max-iterations` given with `--batch`;
@@ -57,7 +55,7 @@ struct Batch {
     guard !arguments.isEmpty else {
       throw ShapingError(.invalidArgument, input: "request", reason: "empty request")
     }
-    let command = try ShapeSettings.options.parse(defaults + arguments, persona: persona)
+    let command = try ShapeSettings.options.parse(arguments, persona: defaults.persona, over: defaults)
     guard !command.batch, command.output.outputFile == nil, !command.shaping.listShapers else {
       throw ShapingError(
         .invalidArgument, input: "request",
@@ -74,8 +72,7 @@ struct Batch {
 
   private let fonts = FontCache()
 
-  init(defaults: [String], persona: Persona) {
+  init(defaults: ShapeSettings) {
     self.defaults = defaults
-    self.persona = persona
   }
 }

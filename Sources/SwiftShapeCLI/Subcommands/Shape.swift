@@ -56,9 +56,9 @@ extension ShapeSettings {
       guard first == nil, second == nil else {
         throw ValidationError("--batch takes its requests from standard input, not as arguments")
       }
-      var defaults = Array(CommandLine.arguments.dropFirst())
-      if defaults.first == "shape" { defaults.removeFirst() }
-      var batch = Batch(defaults: defaults.filter { $0 != "--batch" }, persona: persona)
+      var defaults = self
+      defaults.batch = false
+      var batch = Batch(defaults: defaults)
       batch.maximumLength = text.maximumLength
       batch.maximumIterations = output.maximumIterations
       try batch.run()
