@@ -4,7 +4,9 @@
 //
 // Layers, bottom to top (see `ls Sources`):
 //   CHarfBuzz, CFreeType, CFontconfig   system libraries found through pkg-config
+//   CICU                                ICU's common library (bidi), through pkg-config
 //   HarfBuzz                            safe Swift owners of HarfBuzz's objects (library product)
+//   SwiftShapeUnicode                   Unicode's text algorithms from ICU: bidi (library product)
 //   SwiftShapeDefaultFont               the font used when none is given, embedded at build time
 //   SwiftShape                          the shaping API users call (library product)
 //   SwiftShapeFonts                     fonts by name (fontconfig) and what is in a font (library product)
@@ -37,6 +39,7 @@ let package = Package(
   products: [
     .library(name: "SwiftShape", targets: ["SwiftShape"]),
     .library(name: "HarfBuzz", targets: ["HarfBuzz"]),
+    .library(name: "SwiftShapeUnicode", targets: ["SwiftShapeUnicode"]),
     .library(name: "SwiftShapeFonts", targets: ["SwiftShapeFonts"]),
     .library(name: "SwiftShapeFixtures", targets: ["SwiftShapeFixtures"]),
     .library(name: "SwiftShapeRequests", targets: ["SwiftShapeRequests"]),
@@ -60,6 +63,11 @@ let package = Package(
       providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]
     ),
     .systemLibrary(
+      name: "CICU",
+      pkgConfig: "icu-uc",
+      providers: [.apt(["libicu-dev"]), .brew(["icu4c"])]
+    ),
+    .systemLibrary(
       name: "CFontconfig",
       pkgConfig: "fontconfig",
       providers: [.apt(["libfontconfig-dev"]), .brew(["fontconfig"])]
@@ -67,6 +75,10 @@ let package = Package(
     .target(
       name: "HarfBuzz",
       dependencies: ["CHarfBuzz"]
+    ),
+    .target(
+      name: "SwiftShapeUnicode",
+      dependencies: ["CICU"]
     ),
     .target(
       name: "SwiftShapeDefaultFont",
@@ -156,6 +168,10 @@ let package = Package(
     .testTarget(
       name: "SwiftShapeTests",
       dependencies: ["HarfBuzz", "SwiftShape", "TestFixtures"]
+    ),
+    .testTarget(
+      name: "SwiftShapeUnicodeTests",
+      dependencies: ["SwiftShapeUnicode", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeFontsTests",
