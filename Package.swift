@@ -4,7 +4,7 @@
 //
 // Layers, bottom to top (see `ls Sources`):
 //   CHarfBuzz, CFreeType, CFontconfig   system libraries found through pkg-config
-//   CICU                                ICU's common library (bidi), through pkg-config
+//   CICU, CUnicodeAlgorithms            ICU's common library through pkg-config, behind a plain C interface
 //   HarfBuzz                            safe Swift owners of HarfBuzz's objects (library product)
 //   SwiftShapeUnicode                   Unicode's text algorithms from ICU: bidi (library product)
 //   SwiftShapeDefaultFont               the font used when none is given, embedded at build time
@@ -77,8 +77,12 @@ let package = Package(
       dependencies: ["CHarfBuzz"]
     ),
     .target(
-      name: "SwiftShapeUnicode",
+      name: "CUnicodeAlgorithms",
       dependencies: ["CICU"]
+    ),
+    .target(
+      name: "SwiftShapeUnicode",
+      dependencies: ["CUnicodeAlgorithms"]
     ),
     .target(
       name: "SwiftShapeDefaultFont",

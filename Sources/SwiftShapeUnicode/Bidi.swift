@@ -1,4 +1,4 @@
-internal import CICU
+import CUnicodeAlgorithms
 
 /// The direction a paragraph starts from, for the Unicode bidirectional algorithm (UAX #9).
 public enum BaseDirection: String, Sendable, Hashable, CaseIterable, Codable {
@@ -11,9 +11,9 @@ public enum BaseDirection: String, Sendable, Hashable, CaseIterable, Codable {
   case rightToLeft = "rtl"
 
   /// ICU's paragraph level for this direction.
-  var icuLevel: UBiDiLevel {
+  var icuLevel: UInt8 {
     switch self {
-    case .auto: swiftshape_ubidi_default_ltr()
+    case .auto: UInt8(SWIFTSHAPE_BIDI_AUTO)
     case .leftToRight: 0
     case .rightToLeft: 1
     }
@@ -27,8 +27,8 @@ public struct UnicodeAlgorithmError: Error, Sendable, CustomStringConvertible {
   /// What was being done.
   public var operation: String
 
-  init(_ code: UErrorCode, _ operation: String) {
-    name = String(cString: swiftshape_u_errorName(code))
+  init(_ code: Int32, _ operation: String) {
+    name = String(cString: swiftshape_icu_error_name(code))
     self.operation = operation
   }
 
@@ -54,7 +54,7 @@ public struct BidiParagraph: Sendable {
   public let visualOrder: [Int]
 
   /// The Unicode version of the character data the levels were resolved with (ICU's).
-  public static let unicodeVersion = String(cString: swiftshape_unicode_version())
+  public static let unicodeVersion = String(cString: swiftshape_icu_unicode_version())
 
   /// Resolves the levels of `utf16`, one paragraph.
   ///
@@ -63,43 +63,20 @@ public struct BidiParagraph: Sendable {
   ///   Unicode data's.
   /// - Throws: `UnicodeAlgorithmError` when ICU cannot allocate.
   public init(utf16: [UInt16], base: BaseDirection, classes: [UInt32]? = nil) throws {
-    var error = U_ZERO_ERROR
-    guard let bidi = swiftshape_ubidi_openSized(Int32(utf16.count), 0, &error), error.rawValue <= 0 else {
-      throw UnicodeAlgorithmError(error, "ubidi_openSized")
+    var levels = [UInt8](repeating: 0, count: utf16.count)
+    var order = [Int32](repeating: 0, count: utf16.count)
+    var baseLevel: UInt8 = 0
+    let status = utf16.withUnsafeBufferPointer { text in
+      (classes ?? []).withUnsafeBufferPointer { classTable in
+        swiftshape_bidi_resolve(
+          text.baseAddress, Int32(text.count), base.icuLevel, classes == nil ? nil : classTable.baseAddress,
+          Int32(classTable.count), &levels, &order, &baseLevel)
+      }
     }
-    defer { swiftshape_ubidi_close(bidi) }
-    var (levels, baseLevel, visualOrder): ([UInt8], UInt8, [Int]) = ([], 0, [])
-    try withExtendedLifetime(classes.map(ClassTable.init)) { table in
-      if let table {
-        // The callback reads the class of each code point from the table: the code points are
-        // the indices into it (see `ClassTable`).
-        swiftshape_ubidi_setClassCallback(
-          bidi,
-          { context, codePoint in
-            let table = Unmanaged<ClassTable>.fromOpaque(context!).takeUnretainedValue()
-            let index = Int(codePoint) - ClassTable.firstCodePoint
-            return UCharDirection(rawValue: table.classes.indices.contains(index) ? table.classes[index] : 0)
-          }, Unmanaged.passUnretained(table).toOpaque(), &error)
-        guard error.rawValue <= 0 else { throw UnicodeAlgorithmError(error, "ubidi_setClassCallback") }
-      }
-      utf16.withUnsafeBufferPointer { text in
-        swiftshape_ubidi_setPara(bidi, text.baseAddress, Int32(text.count), base.icuLevel, &error)
-      }
-      guard error.rawValue <= 0 else { throw UnicodeAlgorithmError(error, "ubidi_setPara") }
-      baseLevel = swiftshape_ubidi_getParaLevel(bidi)
-      guard !utf16.isEmpty else { return }
-      guard let resolved = swiftshape_ubidi_getLevels(bidi, &error), error.rawValue <= 0 else {
-        throw UnicodeAlgorithmError(error, "ubidi_getLevels")
-      }
-      levels = Array(UnsafeBufferPointer(start: resolved, count: utf16.count))
-      var map = [Int32](repeating: 0, count: utf16.count)
-      swiftshape_ubidi_getVisualMap(bidi, &map, &error)
-      guard error.rawValue <= 0 else { throw UnicodeAlgorithmError(error, "ubidi_getVisualMap") }
-      visualOrder = map.map(Int.init)
-    }
+    guard status == 0 else { throw UnicodeAlgorithmError(status, "resolving bidi levels") }
     self.baseLevel = baseLevel
     self.levels = levels
-    self.visualOrder = visualOrder
+    self.visualOrder = order.map(Int.init)
   }
 
   /// The levels of `text`, one paragraph.
@@ -109,12 +86,4 @@ public struct BidiParagraph: Sendable {
 
   /// The paragraph's direction: the base direction resolved.
   public var isRightToLeft: Bool { baseLevel & 1 == 1 }
-}
-
-/// Bidi classes for code points `firstCodePoint`, `firstCodePoint + 1`, …, read by ICU's class
-/// callback: a test gives its classes to private-use code points, one UTF-16 unit each.
-private final class ClassTable {
-  static let firstCodePoint = 0xE000
-  let classes: [UInt32]
-  init(_ classes: [UInt32]) { self.classes = classes }
 }
