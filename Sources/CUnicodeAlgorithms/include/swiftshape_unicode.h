@@ -18,6 +18,19 @@ int32_t swiftshape_bidi_resolve(const uint16_t *text, int32_t length, uint8_t pa
                                 const uint32_t *classes, int32_t class_count, uint8_t *levels,
                                 int32_t *visual_order, uint8_t *resolved_level);
 
+/// The script properties of each code point of `text` (UTF-32, `count` of them), for script
+/// itemization (UAX #24): `scripts` gets each one's Script value (ICU's UScriptCode),
+/// `extensions` up to `per_point` values of its Script_Extensions (padded with -1; a code point
+/// without extensions has its script there), `brackets` 1 for an opening paired bracket, 2 for a
+/// closing one, 0 otherwise, and `pairs` the code point of its paired bracket (itself otherwise).
+///
+/// Returns 0, or ICU's error code.
+int32_t swiftshape_script_properties(const uint32_t *text, int32_t count, int32_t *scripts, int32_t *extensions,
+                                     int32_t per_point, uint8_t *brackets, uint32_t *pairs);
+
+/// The ISO 15924 code of an ICU script code ("Latn"), or NULL.
+const char *swiftshape_script_code(int32_t script);
+
 /// ICU's name for an error code.
 const char *swiftshape_icu_error_name(int32_t code);
 

@@ -1,0 +1,97 @@
+import CUnicodeAlgorithms
+
+/// A maximal span of text in one script.
+public struct ScriptRun: Sendable, Hashable {
+  /// The span, in indices of the text's Unicode scalars.
+  public var range: Range<Int>
+  /// The script's ISO 15924 code: `Latn`, `Arab`, `Hani`; `Zyyy` (Common) for text with no
+  /// character of a specific script.
+  public var script: String
+
+  public init(range: Range<Int>, script: String) {
+    self.range = range
+    self.script = script
+  }
+}
+
+/// Splits text into runs of one script each (Unicode's script itemization, UAX #24), with each
+/// character's Script and Script_Extensions from ICU (Unicode 15.0):
+///
+/// - a character of a specific script starts a run of that script, or goes on the current run
+///   when the current script is among its Script_Extensions;
+/// - Common and Inherited characters (spaces, punctuation, digits, emoji, combining marks, joiners,
+///   variation selectors) take the script of the run they are in — at the start of the text, of
+///   the first run after them — unless their Script_Extensions name specific scripts that exclude
+///   it (U+060C ARABIC COMMA after Latin starts an Arabic run);
+/// - a closing paired bracket takes the script of its opening bracket (`(`…`)` around a word of
+///   another script stay with the text around them), up to 63 open brackets.
+public enum ScriptItemizer {
+  private static let common: Int32 = 0
+  private static let inherited: Int32 = 1
+  /// Extensions kept per character: no character has more than a few dozen.
+  private static let extensionsPerCharacter = 32
+
+  /// The script runs of `scalars`, in order, covering all of them.
+  ///
+  /// - Throws: `UnicodeAlgorithmError` when ICU fails.
+  public static func runs(_ scalars: [Unicode.Scalar]) throws -> [ScriptRun] {
+    let count = scalars.count
+    guard count > 0 else { return [] }
+    var scripts = [Int32](repeating: 0, count: count)
+    var extensions = [Int32](repeating: -1, count: count * extensionsPerCharacter)
+    var brackets = [UInt8](repeating: 0, count: count)
+    var pairs = [UInt32](repeating: 0, count: count)
+    let text = scalars.map(\.value)
+    let status = swiftshape_script_properties(
+      text, Int32(count), &scripts, &extensions, Int32(extensionsPerCharacter), &brackets, &pairs)
+    guard status == 0 else { throw UnicodeAlgorithmError(status, "reading script properties") }
+
+    var resolved = [Int32?](repeating: nil, count: count)
+    var current: Int32?
+    // Open brackets: the bracket that closes each, and the script of the text it opened in.
+    var open: [(closer: UInt32, script: Int32?)] = []
+    for index in 0..<count {
+      let script = scripts[index]
+      let own = extensions[(index * extensionsPerCharacter)...].prefix(extensionsPerCharacter).prefix {
+        $0 >= 0
+      }
+      let specific = own.filter { $0 != common && $0 != inherited }
+      var chosen: Int32?
+      if brackets[index] == 2, let match = open.lastIndex(where: { $0.closer == text[index] }) {
+        chosen = open[match].script ?? current
+        open.removeSubrange(match...)
+      } else if script != common && script != inherited {
+        chosen = current.map { own.contains($0) } == true ? current : script
+      } else if let current, specific.isEmpty || specific.contains(current) {
+        chosen = current
+      } else if let first = specific.first {
+        chosen = first
+      } else {
+        chosen = current
+      }
+      if brackets[index] == 1, open.count < 63 { open.append((pairs[index], chosen)) }
+      resolved[index] = chosen
+      if let chosen, current == nil {
+        // Common characters at the start take the script of the first run after them.
+        for earlier in 0..<index where resolved[earlier] == nil { resolved[earlier] = chosen }
+        for slot in open.indices where open[slot].script == nil { open[slot].script = chosen }
+      }
+      if let chosen { current = chosen }
+    }
+
+    var runs: [ScriptRun] = []
+    var start = 0
+    for index in 1...count where index == count || resolved[index] != resolved[start] {
+      let code = resolved[start] ?? common
+      let name = swiftshape_script_code(code).map { String(cString: $0) } ?? "Zzzz"
+      runs.append(ScriptRun(range: start..<index, script: name))
+      start = index
+    }
+    return runs
+  }
+
+  /// The script runs of `text`, in indices of its Unicode scalars.
+  public static func runs(_ text: String) throws -> [ScriptRun] {
+    try runs(Array(text.unicodeScalars))
+  }
+}
