@@ -90,7 +90,7 @@ let package = Package(
     ),
     .target(
       name: "SwiftShape",
-      dependencies: ["HarfBuzz", "SwiftShapeDefaultFont"],
+      dependencies: ["HarfBuzz", "SwiftShapeUnicode", "SwiftShapeDefaultFont"],
       exclude: ["Schemas"]
     ),
     .target(

@@ -4,6 +4,78 @@
 #include <unicode/uchar.h>
 #include <unicode/uscript.h>
 
+// On Linux, libicuuc is loaded when it is first needed, not when the program starts: loading it,
+// its 30 MB of data and the libstdc++ it needs cost about a third of a millisecond at every start
+// of a command that shapes one word and uses none of it. Elsewhere ICU is linked as usual.
+#if defined(__linux__)
+#include <dlfcn.h>
+#include <pthread.h>
+
+// ICU's headers rename every function to its versioned symbol (ubidi_open is ubidi_open_72 in ICU
+// 72): SYMBOL gives that name, as the string dlsym looks for.
+#define SYMBOL_STRING(name) #name
+#define SYMBOL(name) SYMBOL_STRING(name)
+#define LIBRARY_STRING(major) "libicuuc.so." #major
+#define LIBRARY(major) LIBRARY_STRING(major)
+
+static struct {
+  int loaded;
+  UBiDi *(*ubidi_openSized)(int32_t, int32_t, UErrorCode *);
+  void (*ubidi_close)(UBiDi *);
+  void (*ubidi_setClassCallback)(UBiDi *, UBiDiClassCallback *, const void *, UBiDiClassCallback **, const void **,
+                                 UErrorCode *);
+  void (*ubidi_setPara)(UBiDi *, const UChar *, int32_t, UBiDiLevel, UBiDiLevel *, UErrorCode *);
+  UBiDiLevel (*ubidi_getParaLevel)(const UBiDi *);
+  const UBiDiLevel *(*ubidi_getLevels)(UBiDi *, UErrorCode *);
+  void (*ubidi_getVisualMap)(UBiDi *, int32_t *, UErrorCode *);
+  void (*ubidi_reorderVisual)(const UBiDiLevel *, int32_t, int32_t *);
+  UScriptCode (*uscript_getScript)(UChar32, UErrorCode *);
+  int32_t (*uscript_getScriptExtensions)(UChar32, UScriptCode *, int32_t, UErrorCode *);
+  const char *(*uscript_getShortName)(UScriptCode);
+  int32_t (*u_getIntPropertyValue)(UChar32, UProperty);
+  UChar32 (*u_getBidiPairedBracket)(UChar32);
+  const char *(*u_errorName)(UErrorCode);
+} icu;
+
+static pthread_once_t icu_once = PTHREAD_ONCE_INIT;
+
+static void load_icu(void) {
+  void *library = dlopen(LIBRARY(U_ICU_VERSION_MAJOR_NUM), RTLD_NOW | RTLD_LOCAL);
+  if (library == NULL) return;
+#define LOAD(name) *(void **)&icu.name = dlsym(library, SYMBOL(name)); if (icu.name == NULL) return
+  LOAD(ubidi_openSized);
+  LOAD(ubidi_close);
+  LOAD(ubidi_setClassCallback);
+  LOAD(ubidi_setPara);
+  LOAD(ubidi_getParaLevel);
+  LOAD(ubidi_getLevels);
+  LOAD(ubidi_getVisualMap);
+  LOAD(ubidi_reorderVisual);
+  LOAD(uscript_getScript);
+  LOAD(uscript_getScriptExtensions);
+  LOAD(uscript_getShortName);
+  LOAD(u_getIntPropertyValue);
+  LOAD(u_getBidiPairedBracket);
+  LOAD(u_errorName);
+#undef LOAD
+  icu.loaded = 1;
+}
+
+/// Whether ICU is there (loaded on the first call).
+static int have_icu(void) {
+  pthread_once(&icu_once, load_icu);
+  return icu.loaded;
+}
+
+#define ICU(name) icu.name
+#else
+static int have_icu(void) { return 1; }
+#define ICU(name) name
+#endif
+
+/// The error when ICU cannot be loaded.
+#define NO_ICU U_MISSING_RESOURCE_ERROR
+
 /// The classes a test gives to U+E000, U+E001, …
 struct class_table {
   const uint32_t *classes;
@@ -20,42 +92,47 @@ static UCharDirection U_CALLCONV class_of(const void *context, UChar32 code_poin
 int32_t swiftshape_bidi_resolve(const uint16_t *text, int32_t length, uint8_t paragraph_level,
                                 const uint32_t *classes, int32_t class_count, uint8_t *levels,
                                 int32_t *visual_order, uint8_t *resolved_level) {
+  if (!have_icu()) return NO_ICU;
   UErrorCode error = U_ZERO_ERROR;
-  UBiDi *bidi = ubidi_openSized(length, 0, &error);
+  UBiDi *bidi = ICU(ubidi_openSized)(length, 0, &error);
   if (U_FAILURE(error)) return error;
   struct class_table table = {classes, class_count};
   if (classes != NULL) {
     UBiDiClassCallback *old_callback = NULL;
     const void *old_context = NULL;
-    ubidi_setClassCallback(bidi, class_of, &table, &old_callback, &old_context, &error);
+    ICU(ubidi_setClassCallback)(bidi, class_of, &table, &old_callback, &old_context, &error);
   }
   // ICU keeps a pointer to the text, which lives until the end of this call.
-  if (U_SUCCESS(error)) ubidi_setPara(bidi, (const UChar *)text, length, paragraph_level, NULL, &error);
+  if (U_SUCCESS(error)) ICU(ubidi_setPara)(bidi, (const UChar *)text, length, paragraph_level, NULL, &error);
   if (U_SUCCESS(error)) {
-    *resolved_level = ubidi_getParaLevel(bidi);
+    *resolved_level = ICU(ubidi_getParaLevel)(bidi);
     if (length > 0) {
-      const UBiDiLevel *resolved = ubidi_getLevels(bidi, &error);
+      const UBiDiLevel *resolved = ICU(ubidi_getLevels)(bidi, &error);
       for (int32_t i = 0; U_SUCCESS(error) && i < length; ++i) levels[i] = resolved[i];
-      if (U_SUCCESS(error)) ubidi_getVisualMap(bidi, visual_order, &error);
+      if (U_SUCCESS(error)) ICU(ubidi_getVisualMap)(bidi, visual_order, &error);
     }
   }
-  ubidi_close(bidi);
+  ICU(ubidi_close)(bidi);
   return U_FAILURE(error) ? error : 0;
 }
 
-const char *swiftshape_icu_error_name(int32_t code) { return u_errorName((UErrorCode)code); }
+const char *swiftshape_icu_error_name(int32_t code) {
+  if (code == NO_ICU && !have_icu()) return "libicuuc could not be loaded";
+  return ICU(u_errorName)((UErrorCode)code);
+}
 
 const char *swiftshape_icu_unicode_version(void) { return U_UNICODE_VERSION; }
 
 int32_t swiftshape_script_properties(const uint32_t *text, int32_t count, int32_t *scripts, int32_t *extensions,
                                      int32_t per_point, uint8_t *brackets, uint32_t *pairs) {
+  if (!have_icu()) return NO_ICU;
   for (int32_t i = 0; i < count; ++i) {
     UChar32 c = (UChar32)text[i];
     UErrorCode error = U_ZERO_ERROR;
-    scripts[i] = uscript_getScript(c, &error);
+    scripts[i] = ICU(uscript_getScript)(c, &error);
     if (U_FAILURE(error)) return error;
     int32_t *own = extensions + (int64_t)i * per_point;
-    int32_t found = uscript_getScriptExtensions(c, (UScriptCode *)own, per_point, &error);
+    int32_t found = ICU(uscript_getScriptExtensions)(c, (UScriptCode *)own, per_point, &error);
     if (error == U_BUFFER_OVERFLOW_ERROR) {
       // More extensions than room: the first `per_point` are kept.
       error = U_ZERO_ERROR;
@@ -63,11 +140,21 @@ int32_t swiftshape_script_properties(const uint32_t *text, int32_t count, int32_
     }
     if (U_FAILURE(error)) return error;
     for (int32_t j = found; j < per_point; ++j) own[j] = -1;
-    int32_t type = u_getIntPropertyValue(c, UCHAR_BIDI_PAIRED_BRACKET_TYPE);
+    int32_t type = ICU(u_getIntPropertyValue)(c, UCHAR_BIDI_PAIRED_BRACKET_TYPE);
     brackets[i] = type == U_BPT_OPEN ? 1 : type == U_BPT_CLOSE ? 2 : 0;
-    pairs[i] = (uint32_t)u_getBidiPairedBracket(c);
+    pairs[i] = (uint32_t)ICU(u_getBidiPairedBracket)(c);
   }
   return 0;
 }
 
-const char *swiftshape_script_code(int32_t script) { return uscript_getShortName((UScriptCode)script); }
+const char *swiftshape_script_code(int32_t script) {
+  return have_icu() ? ICU(uscript_getShortName)((UScriptCode)script) : NULL;
+}
+
+void swiftshape_bidi_reorder_visual(const uint8_t *levels, int32_t count, int32_t *map) {
+  if (!have_icu()) {
+    for (int32_t i = 0; i < count; ++i) map[i] = i;
+    return;
+  }
+  ICU(ubidi_reorderVisual)(levels, count, map);
+}

@@ -120,6 +120,12 @@ public struct ShapedRun: Sendable, Hashable {
   /// The glyphs, in the order HarfBuzz returned them: visual order, so right to left text comes
   /// last character first.
   public var glyphs: [ShapedGlyph]
+  /// For a run of a paragraph (`ShapingFont.shapeParagraph`): its bidi level, even left to
+  /// right, odd right to left; nil for text shaped as one run.
+  public var level: UInt8?
+  /// For a run of a paragraph: the span of the paragraph it holds, in the result's cluster unit,
+  /// from the start of the paragraph; nil for text shaped as one run.
+  public var range: Range<Int>?
 
   public init(
     font: FontIdentity, unit: PositionUnit, scale: Scale, direction: Direction, script: Script,

@@ -101,6 +101,8 @@ extension ShapingFont {
     run.direction = buffer.direction ?? .leftToRight
     run.script = buffer.script ?? .unknown
     run.language = buffer.language
+    run.level = nil
+    run.range = nil
     fillGlyphs(&run.glyphs, from: buffer, options: options)
   }
 

@@ -18,6 +18,9 @@ int32_t swiftshape_bidi_resolve(const uint16_t *text, int32_t length, uint8_t pa
                                 const uint32_t *classes, int32_t class_count, uint8_t *levels,
                                 int32_t *visual_order, uint8_t *resolved_level);
 
+/// The visual order of `count` runs of the given levels (rule L2): `map[visual] = logical`.
+void swiftshape_bidi_reorder_visual(const uint8_t *levels, int32_t count, int32_t *map);
+
 /// The script properties of each code point of `text` (UTF-32, `count` of them), for script
 /// itemization (UAX #24): `scripts` gets each one's Script value (ICU's UScriptCode),
 /// `extensions` up to `per_point` values of its Script_Extensions (padded with -1; a code point

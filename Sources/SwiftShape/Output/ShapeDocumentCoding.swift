@@ -33,7 +33,7 @@ extension ShapedRun: Codable {
   // The document's keys: `font`, `units`, `scale` and `ptem` from its header, the rest from a
   // result.
   enum CodingKeys: String, CodingKey {
-    case font, units, scale, ptem, direction, script, language, advance, glyphs
+    case font, units, scale, ptem, level, range, direction, script, language, advance, glyphs
   }
 
   public init(from decoder: any Decoder) throws {
@@ -50,6 +50,8 @@ extension ShapedRun: Codable {
       language: try container.decodeIfPresent(String.self, forKey: .language).flatMap(
         Language.init(harfBuzzString:)),
       glyphs: try container.decode([ShapedGlyph].self, forKey: .glyphs))
+    level = try container.decodeIfPresent(UInt8.self, forKey: .level)
+    range = try container.decodeIfPresent(Range<Int>.self, forKey: .range)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -58,6 +60,8 @@ extension ShapedRun: Codable {
     try container.encode(unit.description, forKey: .units)
     try container.encode(scale, forKey: .scale)
     if case .fixed26_6(let points) = unit { try container.encode(points, forKey: .ptem) }
+    try container.encodeIfPresent(level, forKey: .level)
+    try container.encodeIfPresent(range, forKey: .range)
     try container.encode(direction, forKey: .direction)
     try container.encode(script, forKey: .script)
     try container.encode(language?.identifier, forKey: .language)

@@ -1,0 +1,74 @@
+import CUnicodeAlgorithms
+
+/// A maximal span of a paragraph with one bidi level and one script: the unit HarfBuzz shapes.
+public struct TextRun: Sendable, Hashable {
+  /// The span, in indices of the paragraph's Unicode scalars.
+  public var range: Range<Int>
+  /// The resolved bidi level: even left to right, odd right to left.
+  public var level: UInt8
+  /// The script's ISO 15924 code.
+  public var script: String
+
+  public init(range: Range<Int>, level: UInt8, script: String) {
+    self.range = range
+    self.level = level
+    self.script = script
+  }
+
+  /// Whether the run goes right to left.
+  public var isRightToLeft: Bool { level & 1 == 1 }
+}
+
+/// A paragraph cut into runs of one level and one script (bidi, UAX #9, and script itemization,
+/// UAX #24), with their visual order.
+public struct ItemizedParagraph: Sendable {
+  /// The paragraph's level: 0 left to right, 1 right to left.
+  public var baseLevel: UInt8
+  /// The runs in logical order, covering the paragraph.
+  public var runs: [TextRun]
+  /// The runs' indices in visual order (rule L2, the paragraph being one line).
+  public var visualOrder: [Int]
+
+  /// Itemizes `scalars` as one paragraph.
+  ///
+  /// - Throws: `UnicodeAlgorithmError` when ICU fails.
+  public init(_ scalars: [Unicode.Scalar], base: BaseDirection) throws {
+    var utf16: [UInt16] = []
+    var unitOfScalar: [Int] = []
+    utf16.reserveCapacity(scalars.count)
+    unitOfScalar.reserveCapacity(scalars.count)
+    for scalar in scalars {
+      unitOfScalar.append(utf16.count)
+      if scalar.value < 0x1_0000 {
+        utf16.append(UInt16(scalar.value))
+      } else {
+        utf16.append(contentsOf: UTF16.encode(scalar)!)
+      }
+    }
+    let bidi = try BidiParagraph(utf16: utf16, base: base)
+    let scripts = try ScriptItemizer.runs(scalars)
+    var runs: [TextRun] = []
+    for scriptRun in scripts {
+      var start = scriptRun.range.lowerBound
+      for index in scriptRun.range {
+        let level = bidi.levels[unitOfScalar[index]]
+        if index > start, level != bidi.levels[unitOfScalar[start]] {
+          runs.append(
+            TextRun(range: start..<index, level: bidi.levels[unitOfScalar[start]], script: scriptRun.script))
+          start = index
+        }
+      }
+      if start < scriptRun.range.upperBound {
+        runs.append(
+          TextRun(
+            range: start..<scriptRun.range.upperBound, level: bidi.levels[unitOfScalar[start]],
+            script: scriptRun.script))
+      }
+    }
+    var order = [Int32](repeating: 0, count: runs.count)
+    if !runs.isEmpty { swiftshape_bidi_reorder_visual(runs.map(\.level), Int32(runs.count), &order) }
+    self.baseLevel = bidi.baseLevel
+    self.runs = runs
+    self.visualOrder = order.map(Int.init)
+  }
+}

@@ -1,0 +1,73 @@
+import SwiftShape
+import TestFixtures
+import Testing
+
+/// Paragraphs of mixed directions and scripts: runs of one level and one script, each shaped with
+/// the paragraph as context, in visual order.
+@Suite("Paragraph shaping")
+struct ParagraphTests {
+  static func text(_ result: ShapeResult, _ run: ShapedRun) -> String {
+    let scalars = Array(result.text.unicodeScalars)
+    var view = String.UnicodeScalarView()
+    view.append(contentsOf: scalars[run.range!])
+    return String(view)
+  }
+
+  @Test func mixedTextComesInVisualOrder() throws {
+    let font = try ShapingFont.defaultFont()
+    let result = try font.shapeParagraph("Hello שלום 123 مرحبا!")
+    let runs = result.runs.map { "\($0.level!) \($0.script) \(Self.text(result, $0))" }
+    #expect(runs == ["0 Latn Hello ", "1 Arab مرحبا", "1 Hebr  ", "2 Hebr 123", "1 Hebr שלום ", "0 Arab !"])
+    #expect(
+      result.runs.map(\.direction) == [
+        .leftToRight, .rightToLeft, .rightToLeft, .leftToRight, .rightToLeft, .leftToRight,
+      ])
+    // Right-to-left runs come with their last character first; clusters count in the paragraph.
+    let hebrew = result.runs[4]
+    #expect(hebrew.glyphs.map(\.cluster) == [10, 9, 8, 7, 6])
+    // Each run is what HarfBuzz makes of it with the paragraph around it: the Arabic letters
+    // joined (their final, medial and initial forms), as shaping the run alone in context gives.
+    var options = ShapeOptions(direction: .rightToLeft)
+    options.script = try Script(parsing: "Arab")
+    options.textBefore = "Hello שלום 123 "
+    options.textAfter = "!"
+    let alone = try font.shape("مرحبا", options: options)
+    #expect(result.runs[1].glyphs.map(\.id) == alone.glyphs.map(\.id))
+    #expect(result.runs[1].glyphs.map(\.cluster) == alone.glyphs.map { $0.cluster + 15 })
+    #expect(
+      Set(alone.glyphs.compactMap(\.name)).isDisjoint(with: ["uni0645", "uni0631", "uni062D", "uni0628"]))
+  }
+
+  /// A paragraph of one script and one direction is one run, the glyphs of `shape`.
+  @Test func oneRunIsWhatShapeGives() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let paragraph = try font.shapeParagraph("office Ta")
+    let plain = try font.shape("office Ta")
+    #expect(paragraph.runs.count == 1)
+    #expect(paragraph.glyphs == plain.glyphs)
+    #expect(paragraph.runs[0].level == 0 && paragraph.runs[0].range == 0..<9)
+    #expect(plain.runs[0].level == nil && plain.runs[0].range == nil)
+    let rtl = try font.shapeParagraph("office", base: .rightToLeft)
+    #expect(rtl.runs[0].level == 2 && rtl.glyphs == plain.glyphs.prefix(4).map { $0 })
+  }
+
+  /// Clusters and ranges count in the chosen unit, from the start of the paragraph; feature
+  /// ranges too.
+  @Test func clustersAndFeatureRangesCountInTheParagraph() throws {
+    let font = try ShapingFont.defaultFont()
+    var options = ShapeOptions()
+    options.clusterUnit = .utf16
+    let result = try font.shapeParagraph("😀 ab שלום", options: options)
+    #expect(result.runs.map(\.range) == [0..<6, 6..<10])
+    #expect(result.runs[1].glyphs.first?.cluster == 9)
+    // Ligatures off in the second "ffi" only: a range counted in the paragraph.
+    let ligatures = try font.shapeParagraph(
+      "ffi שלום ffi", options: ShapeOptions(features: [try Feature(parsing: "liga[9:12]=0")]))
+    #expect(
+      ligatures.runs.map { $0.glyphs.compactMap(\.name) }
+        == [
+          ["uniFB03", "space"], ["uni05DD", "uni05D5", "uni05DC", "uni05E9"], ["space"], ["f", "f", "i"],
+        ])
+    #expect(ligatures.runs.map(\.range) == [0..<4, 4..<8, 8..<9, 9..<12])
+  }
+}
