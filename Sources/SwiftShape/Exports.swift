@@ -3,3 +3,5 @@
 // `Font.Functions` — so `import SwiftShape` brings them too: a user needs no second import to
 // fill in `ShapeOptions`.
 @_exported import HarfBuzz
+// And the paragraph's base direction (`BaseDirection`) and the bidi and script layer under it.
+@_exported import SwiftShapeUnicode

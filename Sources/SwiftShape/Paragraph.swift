@@ -55,6 +55,7 @@ extension ShapingFont {
     for run in paragraph.runs {
       let start = offsets[run.range.lowerBound]
       var runOptions = options
+      runOptions.paragraph = nil
       runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
       runOptions.script = Script(harfBuzzString: run.script)
       runOptions.textBefore = options.textBefore + string(0..<run.range.lowerBound)
@@ -69,7 +70,9 @@ extension ShapingFont {
       if let events = result.trace { trace? += events }
     }
     let visual = paragraph.visualOrder.map { shaped[$0] }
-    return ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: visual, trace: trace)
+    var result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: visual, trace: trace)
+    result.baseLevel = paragraph.baseLevel
+    return result
   }
 }
 

@@ -40,6 +40,9 @@ public struct ShapeOptions: Sendable, Hashable, Codable {
   public var verify: Bool = false
   /// Record every step HarfBuzz reports while shaping (`ShapeResult.trace`).
   public var trace: Bool = false
+  /// Shape the text as a paragraph from this base direction (bidi, script runs, runs in visual
+  /// order: `ShapingFont.shapeParagraph`); nil to shape it as one run, as hb-shape does.
+  public var paragraph: BaseDirection?
 
   public init(
     features: [Feature] = [], direction: Direction? = nil, script: Script? = nil, language: Language? = nil

@@ -14,6 +14,9 @@ public struct ShapeResult: Sendable, Hashable {
   public var runs: [ShapedRun]
   /// What HarfBuzz reported while shaping, in order, when `ShapeOptions.trace` was set.
   public var trace: [TraceEvent]?
+  /// For a paragraph (`ShapeOptions.paragraph`): its bidi level, 0 left to right, 1 right to left;
+  /// nil for text shaped as one run.
+  public var baseLevel: UInt8?
 
   /// An empty result (no text, no runs), for `ShapingFont.shape(_:options:into:)` to fill.
   public init() {

@@ -37,6 +37,10 @@ extension ShapingFont {
   public func shape(_ text: String, options: ShapeOptions = ShapeOptions(), into result: inout ShapeResult)
     throws
   {
+    if let base = options.paragraph {
+      result = try shapeParagraph(text, options: options, base: base)
+      return
+    }
     do {
       try Buffer.withReusable { buffer in try shape(text, options: options, in: buffer, into: &result) }
     } catch let error as HarfBuzzError {

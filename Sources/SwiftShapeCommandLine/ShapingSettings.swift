@@ -146,6 +146,22 @@ package struct ShapingSettings: Sendable, Equatable {
       .flag("--safe-to-insert-tatweel", help: "Produce the safe-to-insert-tatweel glyph flag.") {
         $0.shaping.options.bufferFlags.insert(.produceSafeToInsertTatweel)
       },
+      .flag(
+        "--paragraph",
+        help:
+          "Shape each line as a paragraph: bidi levels, runs of one script and direction, in visual order (SwiftShape's, not hb-shape's)."
+      ) { $0.shaping.options.paragraph = $0.shaping.options.paragraph ?? .auto },
+      .value(
+        "--base-direction", valueName: "auto|ltr|rtl",
+        help: "With --paragraph: the paragraph's direction (default: auto, from its first strong character)."
+      ) {
+        guard let base = BaseDirection(rawValue: $1) else {
+          throw ShapingError(
+            .invalidArgument, input: "--base-direction=\($1)",
+            reason: "not a base direction (auto, ltr or rtl)")
+        }
+        $0.shaping.options.paragraph = base
+      },
       .flag("--verify", help: "Check the result; fail naming the check that does not hold.") {
         $0.shaping.options.verify = true
       },

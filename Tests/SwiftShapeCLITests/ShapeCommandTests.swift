@@ -212,3 +212,40 @@ struct ShapeCommandTests {
     #expect(documents.count > 20)
   }
 }
+
+/// `--paragraph`: each line shaped as a paragraph of runs, in visual order, in every format.
+@Suite("shape --paragraph")
+struct ParagraphCommandTests {
+  @Test func textFormatGroupsTheRuns() throws {
+    let result = try swiftshape(["-O", "text", "--paragraph", "--text", "ab שלום"])
+    #expect(result.status == 0, "\(result.err)")
+    #expect(
+      result.out
+        == "<0 Latn>[a=0+1255|b=1+1300|space=2+651] <1 Hebr>[uni05DD=6+1359|uni05D5=5+558|uni05DC=4+1164|uni05E9=3+1451]\n"
+    )
+    let rtl = try swiftshape(["-O", "text", "--base-direction=rtl", "--text", "ab"])
+    #expect(rtl.out == "<2 Latn>[a=0+1255|b=1+1300]\n")
+  }
+
+  @Test func jsonNamesTheRunsFontsAndLevels() throws {
+    let result = try swiftshape(["-O", "jsonl", "--paragraph", "--text", "Hello שלום 123 مرحبا!"])
+    #expect(result.status == 0)
+    let document = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+    let entry = try #require((document["results"] as? [[String: Any]])?.first)
+    #expect(entry["level"] as? Int == 0 && entry["direction"] as? String == "ltr")
+    let runs = try #require(entry["runs"] as? [[String: Any]])
+    #expect(runs.map { $0["level"] as? Int } == [0, 1, 1, 2, 1, 0])
+    #expect(runs.map { $0["script"] as? String } == ["Latn", "Arab", "Hebr", "Hebr", "Hebr", "Arab"])
+    #expect(
+      runs.map { ($0["range"] as? [Int]) ?? [] } == [
+        [0, 6], [15, 20], [14, 15], [11, 14], [6, 11], [20, 21],
+      ])
+    #expect((runs[0]["font"] as? [String: Any])?["file"] as? String == "<default>")
+  }
+
+  @Test func aBadBaseDirectionIsAUsageError() throws {
+    let result = try swiftshape(["--base-direction=up", "--text", "a"])
+    #expect(result.status == 64 && result.stdout.isEmpty)
+    #expect(result.err.contains("--base-direction=up: not a base direction (auto, ltr or rtl)"))
+  }
+}

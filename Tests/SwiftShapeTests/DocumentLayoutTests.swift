@@ -43,6 +43,9 @@ struct DocumentLayoutTests {
     unnamed.includeGlyphNames = false
     unnamed.clusterUnit = .utf16
     let texts = ["office \"quoted\\\" \u{1}", "", "Ta 😀"]
+    var paragraph = ShapeOptions()
+    paragraph.paragraph = .auto
+    paragraph.trace = true
     return [
       ShapeDocument(
         font: latin, options: .init(),
@@ -56,6 +59,11 @@ struct DocumentLayoutTests {
         font: arabic, options: unnamed,
         entries: [.init(line: 7, result: try arabic.shape("سلام", options: unnamed))]),
       ShapeDocument(font: arabic, options: .init(), entries: []),
+      ShapeDocument(
+        font: try ShapingFont.defaultFont(), options: paragraph,
+        entries: try ["Hello שלום 123 مرحبا!", "", "abc"].enumerated().map {
+          .init(line: $0 + 1, result: try ShapingFont.defaultFont().shape($1, options: paragraph))
+        }),
     ]
   }
 

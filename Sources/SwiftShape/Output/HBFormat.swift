@@ -30,8 +30,13 @@ public struct HBFormat: Sendable, Hashable {
 
   public init(_ syntax: Syntax = .text) { self.syntax = syntax }
 
-  /// One line for a result's glyphs, or an empty string when it has none.
-  public func line(for result: ShapeResult) -> String { line(for: result.glyphs) }
+  /// One line for a result's glyphs, or an empty string when it has none. A paragraph's runs
+  /// (`ShapeOptions.paragraph`) are written one group a run, in visual order, each after its
+  /// level and script: `<0 Latn>[H=0+1540|…] <1 Arab>[…]`.
+  public func line(for result: ShapeResult) -> String {
+    guard result.runs.first?.level != nil else { return line(for: result.glyphs) }
+    return result.runs.map { "<\($0.level ?? 0) \($0.script)>" + line(for: $0.glyphs) }.joined(separator: " ")
+  }
 
   /// One line for glyphs; without positions (a trace step during substitution) none are written.
   public func line(for glyphs: [ShapedGlyph], hasPositions: Bool = true) -> String {

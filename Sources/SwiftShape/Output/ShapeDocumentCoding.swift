@@ -8,7 +8,7 @@ extension ShapeResult: Codable {
   private enum CodingKeys: String, CodingKey {
     case text
     case clusterUnit = "cluster_unit"
-    case runs, trace
+    case level, runs, trace
   }
 
   public init(from decoder: any Decoder) throws {
@@ -18,12 +18,14 @@ extension ShapeResult: Codable {
       clusterUnit: try container.decode(ClusterUnit.self, forKey: .clusterUnit),
       runs: try container.decode([ShapedRun].self, forKey: .runs),
       trace: try container.decodeIfPresent([TraceEvent].self, forKey: .trace))
+    baseLevel = try container.decodeIfPresent(UInt8.self, forKey: .level)
   }
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(text, forKey: .text)
     try container.encode(clusterUnit, forKey: .clusterUnit)
+    try container.encodeIfPresent(baseLevel, forKey: .level)
     try container.encode(runs, forKey: .runs)
     try container.encodeIfPresent(trace, forKey: .trace)
   }
@@ -208,23 +210,84 @@ public struct DecodedShapeDocument: Decodable, Sendable {
     let font = font
     let clusterUnit = clusterUnit
     results = try container.decode([EntryFields].self, forKey: .results).map { entry in
-      let run = ShapedRun(
-        font: font, unit: unit, scale: scale, direction: entry.direction, script: entry.script,
-        language: entry.language.flatMap(Language.init(harfBuzzString:)), glyphs: entry.glyphs)
-      return ShapeDocument.Entry(
-        line: entry.line,
-        result: ShapeResult(text: entry.text, clusterUnit: clusterUnit, runs: [run], trace: entry.trace))
+      func run(_ fields: RunFields, level: UInt8?, range: Range<Int>?) -> ShapedRun {
+        var run = ShapedRun(
+          font: fields.font.map {
+            font.file == $0.file && font.faceIndex == $0.faceIndex ? font : $0.identity(like: font)
+          }
+            ?? font,
+          unit: unit, scale: scale, direction: fields.direction, script: fields.script,
+          language: fields.language.flatMap(Language.init(harfBuzzString:)), glyphs: fields.glyphs)
+        run.level = level
+        run.range = range
+        return run
+      }
+      var result: ShapeResult
+      if let runs = entry.runs {
+        result = ShapeResult(
+          text: entry.text, clusterUnit: clusterUnit,
+          runs: runs.map { run($0, level: $0.level, range: $0.range.map { $0[0]..<$0[1] }) },
+          trace: entry.trace)
+        result.baseLevel = entry.level
+      } else {
+        result = ShapeResult(
+          text: entry.text, clusterUnit: clusterUnit, runs: [run(entry.run, level: nil, range: nil)],
+          trace: entry.trace)
+      }
+      return ShapeDocument.Entry(line: entry.line, result: result)
     }
   }
 
-  /// A result as the document writes it; the font, unit and cluster unit come from the header.
-  private struct EntryFields: Decodable {
-    var line: Int
-    var text: String
+  /// A run's font as a paragraph names it.
+  private struct RunFont: Decodable {
+    var file: String
+    var faceIndex: Int
+    private enum CodingKeys: String, CodingKey {
+      case file
+      case faceIndex = "face_index"
+    }
+    /// The identity of a font the document names only by file and face.
+    func identity(like font: FontIdentity) -> FontIdentity {
+      FontIdentity(file: file, faceIndex: faceIndex, unitsPerEm: font.unitsPerEm, glyphCount: 0)
+    }
+  }
+
+  /// A run as the document writes it.
+  private struct RunFields: Decodable {
+    var font: RunFont?
+    var level: UInt8?
+    var range: [Int]?
     var direction: Direction
     var script: Script
     var language: String?
     var glyphs: [ShapedGlyph]
+  }
+
+  /// A result as the document writes it: one run's members, or a paragraph's level and runs; the
+  /// font, unit and cluster unit come from the header.
+  private struct EntryFields: Decodable {
+    var line: Int
+    var text: String
+    var level: UInt8?
+    var runs: [RunFields]?
+    var run: RunFields
     var trace: [TraceEvent]?
+
+    private enum CodingKeys: String, CodingKey { case line, text, level, runs, trace, direction }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      line = try container.decode(Int.self, forKey: .line)
+      text = try container.decode(String.self, forKey: .text)
+      level = try container.decodeIfPresent(UInt8.self, forKey: .level)
+      runs = try container.decodeIfPresent([RunFields].self, forKey: .runs)
+      trace = try container.decodeIfPresent([TraceEvent].self, forKey: .trace)
+      run =
+        runs == nil
+        ? try RunFields(from: decoder)
+        : RunFields(
+          font: nil, level: nil, range: nil, direction: .leftToRight, script: .common, language: nil,
+          glyphs: [])
+    }
   }
 }

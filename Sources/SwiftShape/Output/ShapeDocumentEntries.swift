@@ -19,18 +19,30 @@ extension ShapeDocument {
   }
 
   /// The pretty layout of a compact result: a space after every `:` and `,` outside strings; the
-  /// items of the result's own arrays (its glyphs, its trace events) each on a line indented by 6,
-  /// and the array's end on a line indented by 4; every other array and object on one line.
+  /// items of the result's own arrays (its glyphs, its trace events, a paragraph's runs) each on
+  /// a line of its own, indented by 6 (the array's end by 4), and so the glyphs of each run of a
+  /// paragraph (indented by 10, the end by 8); every other array and object on one line.
   private static func relayOut(_ compact: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
     buffer.reserveCapacity(buffer.count + compact.count + compact.count / 4)
+    struct Container {
+      var isArray: Bool
+      /// Items each on a line of its own.
+      var itemLines: Bool
+      var hasItems = false
+      /// The key the container is the value of.
+      var key: [UInt8]
+    }
+    var stack: [Container] = []
     var inString = false
     var escaped = false
-    var depth = 0
-    // Whether an array of the result's own (depth 2) is open, whether it holds an item yet, and
-    // whether the next byte starts one of its items.
-    var inOwnArray = false
-    var ownArrayHasItems = false
+    var string: [UInt8] = []
+    var lastString: [UInt8] = []
+    var key: [UInt8] = []
     var itemStarts = false
+    func newline(indent: Int) {
+      buffer.append(UInt8(ascii: "\n"))
+      for _ in 0..<indent { buffer.append(UInt8(ascii: " ")) }
+    }
     for byte in compact {
       if inString {
         buffer.append(byte)
@@ -40,43 +52,48 @@ extension ShapeDocument {
           escaped = true
         } else if byte == UInt8(ascii: "\"") {
           inString = false
+          lastString = string
+          continue
         }
+        string.append(byte)
         continue
       }
       if itemStarts {
         itemStarts = false
         if byte != UInt8(ascii: "]") {
-          buffer.append(literal: "\n      ")
-          ownArrayHasItems = true
+          newline(indent: 2 * stack.count + 2)
+          stack[stack.count - 1].hasItems = true
         }
       }
       switch byte {
       case UInt8(ascii: "\""):
         inString = true
+        string.removeAll(keepingCapacity: true)
         buffer.append(byte)
       case UInt8(ascii: ":"):
+        key = lastString
         buffer.append(literal: ": ")
       case UInt8(ascii: ","):
-        if inOwnArray && depth == 2 {
+        if let top = stack.last, top.isArray, top.itemLines {
           buffer.append(byte)
           itemStarts = true
         } else {
           buffer.append(literal: ", ")
         }
       case UInt8(ascii: "["), UInt8(ascii: "{"):
-        depth += 1
+        let isArray = byte == UInt8(ascii: "[")
+        // The result is the container at depth 1; its own arrays are at depth 2, the glyphs of a
+        // paragraph's runs at depth 4.
+        let depth = stack.count + 1
+        let itemLines =
+          isArray
+          && (depth == 2
+            || (depth == 4 && key == Array("glyphs".utf8) && stack[1].key == Array("runs".utf8)))
+        stack.append(Container(isArray: isArray, itemLines: itemLines, key: key))
         buffer.append(byte)
-        if byte == UInt8(ascii: "["), depth == 2 {
-          inOwnArray = true
-          ownArrayHasItems = false
-          itemStarts = true
-        }
+        if itemLines { itemStarts = true }
       case UInt8(ascii: "]"), UInt8(ascii: "}"):
-        if byte == UInt8(ascii: "]"), depth == 2, inOwnArray {
-          if ownArrayHasItems { buffer.append(literal: "\n    ") }
-          inOwnArray = false
-        }
-        depth -= 1
+        if let top = stack.popLast(), top.itemLines, top.hasItems { newline(indent: 2 * stack.count + 2) }
         buffer.append(byte)
       default:
         buffer.append(byte)
@@ -93,15 +110,58 @@ extension ShapeDocument {
       cursor.literal(",\"text\":")
     }
     JSONWriter.appendString(result.text, to: &buffer)
-    // The runs are read in place (a copy of one would retain and release each of its references).
-    result.runs.withUnsafeBufferPointer { runs in
-      for run in runs.indices {
-        // One run today; the document grows a "runs" array when results can hold several.
-        appendCompactRun(runs.baseAddress! + run, to: &buffer)
+    if let baseLevel = result.baseLevel {
+      appendCompactParagraph(result, baseLevel: baseLevel, to: &buffer)
+    } else {
+      // The run is read in place (a copy of it would retain and release each of its references).
+      result.runs.withUnsafeBufferPointer { runs in
+        for run in runs.indices { appendCompactRun(runs.baseAddress! + run, to: &buffer) }
       }
     }
     if let trace = result.trace { appendCompactTrace(trace, to: &buffer) }
     buffer.append(UInt8(ascii: "}"))
+  }
+
+  /// A paragraph's members: its level and direction, its advance, and its runs in visual order,
+  /// each with its font, level and range before the members of a run.
+  private static func appendCompactParagraph(
+    _ result: ShapeResult, baseLevel: UInt8, to buffer: inout ByteBuffer
+  ) {
+    let advance = result.runs.reduce(Scale(x: 0, y: 0)) {
+      Scale(x: $0.x &+ $1.advance.x, y: $0.y &+ $1.advance.y)
+    }
+    buffer.write(upTo: 120) { (cursor: inout ByteBuffer.Cursor) in
+      cursor.literal(",\"level\":")
+      cursor.number(Int(baseLevel))
+      cursor.literal(baseLevel & 1 == 1 ? ",\"direction\":\"rtl\"" : ",\"direction\":\"ltr\"")
+      cursor.literal(",\"advance\":{\"x\":")
+      cursor.number(Int(advance.x))
+      cursor.literal(",\"y\":")
+      cursor.number(Int(advance.y))
+      cursor.literal("},\"runs\":[")
+    }
+    result.runs.withUnsafeBufferPointer { runs in
+      for index in runs.indices {
+        let run = runs.baseAddress! + index
+        buffer.append(literal: index > 0 ? ",{\"font\":{\"file\":" : "{\"font\":{\"file\":")
+        JSONWriter.appendString(run.pointee.font.file, to: &buffer)
+        let range = run.pointee.range ?? 0..<0
+        buffer.write(upTo: 120) { (cursor: inout ByteBuffer.Cursor) in
+          cursor.literal(",\"face_index\":")
+          cursor.number(run.pointee.font.faceIndex)
+          cursor.literal("},\"level\":")
+          cursor.number(Int(run.pointee.level ?? 0))
+          cursor.literal(",\"range\":[")
+          cursor.number(range.lowerBound)
+          cursor.byte(UInt8(ascii: ","))
+          cursor.number(range.upperBound)
+          cursor.byte(UInt8(ascii: "]"))
+        }
+        appendCompactRun(run, to: &buffer)
+        buffer.append(UInt8(ascii: "}"))
+      }
+    }
+    buffer.append(UInt8(ascii: "]"))
   }
 
   /// A run's members: direction, script, language, advance, glyphs.
