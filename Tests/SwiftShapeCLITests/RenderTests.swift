@@ -182,3 +182,23 @@ struct RenderTests {
     #expect(result.status == 0 && result.out.contains("data-name=\"H\""))
   }
 }
+
+/// `render --paragraph` draws a paragraph's runs in visual order, as `shape --paragraph` gives them.
+@Suite("render --paragraph")
+struct ParagraphRenderTests {
+  @Test func glyphsAreDrawnInVisualOrder() throws {
+    let text = "Hello שלום 123 مرحبا!"
+    let svg = try swiftshape(["render", "--paragraph", "--text", text])
+    #expect(svg.status == 0, "\(svg.err)")
+    let drawn = svg.out.components(separatedBy: "data-cluster=\"").dropFirst().compactMap {
+      Int($0.prefix { $0 != "\"" })
+    }
+    #expect(drawn == [0, 1, 2, 3, 4, 5, 19, 18, 17, 16, 15, 14, 11, 12, 13, 10, 9, 8, 7, 6, 20])
+    let shaped = try swiftshape(["-O", "text", "--paragraph", "--text", text]).out
+    // Each glyph is `name=cluster+advance`.
+    let clusters = shaped.components(separatedBy: "=").dropFirst().compactMap {
+      Int($0.prefix { $0.isNumber })
+    }
+    #expect(clusters == drawn)
+  }
+}
