@@ -58,10 +58,16 @@ extension ShapingFont {
       runOptions.paragraph = nil
       runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
       runOptions.script = Script(harfBuzzString: run.script)
-      runOptions.textBefore = options.textBefore + string(0..<run.range.lowerBound)
-      runOptions.textAfter = string(run.range.upperBound..<scalars.count) + options.textAfter
+      if run.range.lowerBound > 0 {
+        runOptions.textBefore = options.textBefore + string(0..<run.range.lowerBound)
+      }
+      if run.range.upperBound < scalars.count {
+        runOptions.textAfter = string(run.range.upperBound..<scalars.count) + options.textAfter
+      }
       runOptions.features = options.features.compactMap { $0.shifted(by: start) }
-      let result = try shape(string(run.range), options: runOptions)
+      // A paragraph of one run is shaped from its own string, not one made again from its scalars.
+      let runText = run.range.count == scalars.count ? text : string(run.range)
+      let result = try shape(runText, options: runOptions)
       guard var piece = result.runs.first else { continue }
       for index in piece.glyphs.indices { piece.glyphs[index].cluster += start }
       piece.level = run.level

@@ -28,7 +28,7 @@ public struct ScriptRun: Sendable, Hashable {
 public enum ScriptItemizer {
   private static let common: Int32 = 0
   private static let inherited: Int32 = 1
-  /// Extensions kept per character: no character has more than a few dozen.
+  /// Extensions read per character, at most: no character has more than a few dozen.
   private static let extensionsPerCharacter = 32
 
   /// The script runs of `scalars`, in order, covering all of them.
@@ -38,13 +38,13 @@ public enum ScriptItemizer {
     let count = scalars.count
     guard count > 0 else { return [] }
     var scripts = [Int32](repeating: 0, count: count)
-    var extensions = [Int32](repeating: -1, count: count * extensionsPerCharacter)
     var brackets = [UInt8](repeating: 0, count: count)
     var pairs = [UInt32](repeating: 0, count: count)
+    var extended = [UInt8](repeating: 0, count: count)
     let text = scalars.map(\.value)
-    let status = swiftshape_script_properties(
-      text, Int32(count), &scripts, &extensions, Int32(extensionsPerCharacter), &brackets, &pairs)
+    let status = swiftshape_script_properties(text, Int32(count), &scripts, &brackets, &pairs, &extended)
     guard status == 0 else { throw UnicodeAlgorithmError(status, "reading script properties") }
+    var extensionBuffer = [Int32](repeating: 0, count: extensionsPerCharacter)
 
     var resolved = [Int32?](repeating: nil, count: count)
     var current: Int32?
@@ -52,19 +52,36 @@ public enum ScriptItemizer {
     var open: [(closer: UInt32, script: Int32?)] = []
     for index in 0..<count {
       let script = scripts[index]
-      let own = extensions[(index * extensionsPerCharacter)...].prefix(extensionsPerCharacter).prefix {
-        $0 >= 0
+      let isSpecific = script != common && script != inherited
+      // A character's Script_Extensions are read only when they say more than its Script.
+      var extensionCount = 0
+      if extended[index] != 0 {
+        extensionCount = Int(
+          swiftshape_script_extensions(text[index], &extensionBuffer, Int32(extensionsPerCharacter)))
       }
-      let specific = own.filter { $0 != common && $0 != inherited }
+      func extensionsContain(_ wanted: Int32) -> Bool {
+        for slot in 0..<extensionCount where extensionBuffer[slot] == wanted { return true }
+        return false
+      }
+      /// The first specific script among the extensions.
+      func firstSpecificExtension() -> Int32? {
+        for slot in 0..<extensionCount
+        where extensionBuffer[slot] != common && extensionBuffer[slot] != inherited {
+          return extensionBuffer[slot]
+        }
+        return nil
+      }
       var chosen: Int32?
       if brackets[index] == 2, let match = open.lastIndex(where: { $0.closer == text[index] }) {
         chosen = open[match].script ?? current
         open.removeSubrange(match...)
-      } else if script != common && script != inherited {
-        chosen = current.map { own.contains($0) } == true ? current : script
-      } else if let current, specific.isEmpty || specific.contains(current) {
+      } else if isSpecific {
+        chosen = current.map { $0 == script || extensionsContain($0) } == true ? current : script
+      } else if let current,
+        extensionCount == 0 || firstSpecificExtension() == nil || extensionsContain(current)
+      {
         chosen = current
-      } else if let first = specific.first {
+      } else if let first = firstSpecificExtension() {
         chosen = first
       } else {
         chosen = current

@@ -22,14 +22,18 @@ int32_t swiftshape_bidi_resolve(const uint16_t *text, int32_t length, uint8_t pa
 void swiftshape_bidi_reorder_visual(const uint8_t *levels, int32_t count, int32_t *map);
 
 /// The script properties of each code point of `text` (UTF-32, `count` of them), for script
-/// itemization (UAX #24): `scripts` gets each one's Script value (ICU's UScriptCode),
-/// `extensions` up to `per_point` values of its Script_Extensions (padded with -1; a code point
-/// without extensions has its script there), `brackets` 1 for an opening paired bracket, 2 for a
-/// closing one, 0 otherwise, and `pairs` the code point of its paired bracket (itself otherwise).
+/// itemization (UAX #24): `scripts` gets each one's Script value (ICU's UScriptCode), `brackets`
+/// 1 for an opening paired bracket, 2 for a closing one, 0 otherwise, `pairs` the code point of its
+/// paired bracket (itself otherwise), and `extended` 1 when its Script_Extensions say more than
+/// its Script (see `swiftshape_script_extensions`).
 ///
 /// Returns 0, or ICU's error code.
-int32_t swiftshape_script_properties(const uint32_t *text, int32_t count, int32_t *scripts, int32_t *extensions,
-                                     int32_t per_point, uint8_t *brackets, uint32_t *pairs);
+int32_t swiftshape_script_properties(const uint32_t *text, int32_t count, int32_t *scripts, uint8_t *brackets,
+                                     uint32_t *pairs, uint8_t *extended);
+
+/// The Script_Extensions of a code point (ICU's UScriptCode values), at most `capacity` of them;
+/// returns how many were written.
+int32_t swiftshape_script_extensions(uint32_t code_point, int32_t *scripts, int32_t capacity);
 
 /// The ISO 15924 code of an ICU script code ("Latn"), or NULL.
 const char *swiftshape_script_code(int32_t script);
