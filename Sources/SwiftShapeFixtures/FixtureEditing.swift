@@ -195,6 +195,9 @@ extension Fixture {
     if let language = settings.language { lines.append("\"language\": \(jsonString(language))") }
     if let level = settings.clusterLevel { lines.append("\"cluster_level\": \(level)") }
     if let unit = settings.clusterUnit { lines.append("\"cluster_unit\": \(jsonString(unit))") }
+    if let base = settings.paragraph {
+      lines.append(base == "auto" ? "\"paragraph\": true" : "\"base_direction\": \(jsonString(base))")
+    }
     lines.append("\"text\": \(jsonString(text))")
     lines.append("\"expect\": \(glyphList(glyphs, indent: indent + 2))")
     let open = String(repeating: " ", count: indent) + "{\n"

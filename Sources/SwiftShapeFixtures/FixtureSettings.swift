@@ -24,6 +24,9 @@ public struct FixtureSettings: Sendable, Hashable {
   public var clusterLevel: Int?
   /// `scalars`, `utf8` or `utf16`.
   public var clusterUnit: String?
+  /// Shape as a paragraph from this base direction (`auto`, `ltr`, `rtl`): `"paragraph": true`
+  /// is `auto`, `"base_direction"` names another.
+  public var paragraph: String?
   /// `ot` or `ft`.
   public var fontFunctions: String?
 
@@ -46,6 +49,7 @@ public struct FixtureSettings: Sendable, Hashable {
     merged.points = points ?? defaults.points
     merged.clusterLevel = clusterLevel ?? defaults.clusterLevel
     merged.clusterUnit = clusterUnit ?? defaults.clusterUnit
+    merged.paragraph = paragraph ?? defaults.paragraph
     merged.fontFunctions = fontFunctions ?? defaults.fontFunctions
     return merged
   }
@@ -54,7 +58,7 @@ public struct FixtureSettings: Sendable, Hashable {
   static let keys = [
     "font", "face_index", "variations", "font_size", "points", "font_funcs", "features", "direction",
     "script",
-    "language", "cluster_level", "cluster_unit",
+    "language", "cluster_level", "cluster_unit", "paragraph", "base_direction",
   ]
 
   /// Reads SwiftShape's settings keys from an object; other keys are left to the caller.
@@ -118,6 +122,15 @@ public struct FixtureSettings: Sendable, Hashable {
         guard let level = value.number, [0, 1, 2].contains(level) else { throw fail(key, "0, 1 or 2") }
         clusterLevel = Int(level)
       case "cluster_unit": clusterUnit = try value.string ?? { throw fail(key, "a string") }()
+      case "paragraph":
+        guard let on = value.bool else { throw fail(key, "true or false") }
+        // A base direction given too wins, in whichever order the keys come.
+        if on { paragraph = paragraph ?? "auto" } else { paragraph = nil }
+      case "base_direction":
+        guard let base = value.string, BaseDirection(rawValue: base) != nil else {
+          throw fail(key, "\"auto\", \"ltr\" or \"rtl\"")
+        }
+        paragraph = base
       case "font_funcs": fontFunctions = try value.string ?? { throw fail(key, "\"ot\" or \"ft\"") }()
       default:
         guard extra.contains(key) else {
@@ -369,6 +382,7 @@ extension FixtureSettings {
       }
       options.clusterUnit = value
     }
+    options.paragraph = paragraph.flatMap(BaseDirection.init(rawValue:))
     return ShapingRequest(font: font, options: options)
   }
 

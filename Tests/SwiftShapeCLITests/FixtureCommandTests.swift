@@ -182,3 +182,40 @@ struct FixtureCommandTests {
     return folder
   }
 }
+
+/// Paragraphs in fixtures and requests: `"paragraph": true` (or `"base_direction"`), recorded by
+/// `record --paragraph` and checked by `check`.
+@Suite("Paragraph fixtures and requests")
+struct ParagraphFixtureTests {
+  @Test func recordAndCheckAParagraph() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftshape-para-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let fixture = folder.appendingPathComponent("paragraph.json").path
+    let recorded = try swiftshape(["record", "-o", fixture, "--paragraph", "--language=en", "Hello שלום 123"])
+    #expect(recorded.status == 0, "\(recorded.err)")
+    let text = try String(contentsOfFile: fixture, encoding: .utf8)
+    #expect(text.contains("\"paragraph\": true"))
+    let checked = try swiftshape(["check", fixture])
+    #expect(checked.status == 0 && checked.out.hasSuffix("1 passed, 0 failed\n"), "\(checked.out)")
+    // The same text shaped as one run does not match the paragraph's expectation.
+    try text.replacingOccurrences(of: "\"paragraph\": true", with: "\"paragraph\": false")
+      .write(toFile: fixture, atomically: true, encoding: .utf8)
+    #expect(try swiftshape(["check", fixture]).status == 1)
+  }
+
+  @Test func requestsTakeParagraphAndBaseDirection() throws {
+    let lines = [
+      #"{"id": 1, "text": "ab שלום", "paragraph": true}"#,
+      #"{"id": 2, "text": "ab", "base_direction": "rtl"}"#,
+      #"{"id": 3, "text": "ab", "base_direction": "up"}"#,
+    ]
+    let result = try swiftshape(
+      ["--requests", "-"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+    let answers = result.out.split(separator: "\n")
+    #expect(answers.count == 3)
+    #expect(answers[0].contains(#""runs":[{"font":{"file":"<default>","face_index":0},"level":0"#))
+    #expect(answers[1].contains(#""level":1,"direction":"rtl""#))
+    #expect(answers[2].contains(#""base_direction\" must be \"auto\", \"ltr\" or \"rtl\""#))
+  }
+}

@@ -83,6 +83,7 @@ struct RecordSettings: ShapingCommandSettings {
       shapeOptions.clusterLevel == .monotoneGraphemes ? nil : Int(shapeOptions.clusterLevel.rawValue)
     settings.clusterUnit =
       shapeOptions.clusterUnit == .unicodeScalars ? nil : shapeOptions.clusterUnit.rawValue
+    settings.paragraph = shapeOptions.paragraph?.rawValue
     let lines = try text.lines(positionalText: first)
     guard !lines.isEmpty else {
       throw ShapingError(.invalidArgument, input: "text", reason: "nothing to record")
