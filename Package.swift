@@ -145,6 +145,17 @@ let package = Package(
       dependencies: ["CHarfBuzz"],
       path: "Benchmarks/shape-baseline"
     ),
+    .systemLibrary(
+      name: "CRaqm",
+      path: "Benchmarks/CRaqm",
+      pkgConfig: "raqm",
+      providers: [.apt(["libraqm-dev"]), .brew(["libraqm"])]
+    ),
+    .executableTarget(
+      name: "raqm-shape",
+      dependencies: ["CRaqm"],
+      path: "Benchmarks/raqm-shape"
+    ),
     .executableTarget(
       name: "SwiftShapeBenchmarks",
       dependencies: ["SwiftShape", "HarfBuzz", "CShapeBaseline"],

@@ -30,24 +30,33 @@ extension ShapingFont {
     } catch let error as UnicodeAlgorithmError {
       throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
-    // Where each scalar starts, in the cluster unit.
+    // Where each scalar starts, in the cluster unit and in the text's UTF-8.
     var offsets: [Int] = []
+    var bytes: [Int] = []
     offsets.reserveCapacity(scalars.count + 1)
+    bytes.reserveCapacity(scalars.count + 1)
     var offset = 0
+    var byte = 0
     for scalar in scalars {
       offsets.append(offset)
+      bytes.append(byte)
       switch options.clusterUnit {
       case .unicodeScalars: offset += 1
       case .utf8: offset += UTF8.width(scalar)
       case .utf16: offset += UTF16.width(scalar)
       }
+      byte += UTF8.width(scalar)
     }
     offsets.append(offset)
+    bytes.append(byte)
+    let utf8 = Array(text.utf8)
+    /// The text of scalars `range`, copied from the text's UTF-8.
     func string(_ range: Range<Int>) -> String {
-      var view = String.UnicodeScalarView()
-      view.append(contentsOf: scalars[range])
-      return String(view)
+      String(decoding: utf8[bytes[range.lowerBound]..<bytes[range.upperBound]], as: UTF8.self)
     }
+    // HarfBuzz keeps this many characters of context on each side (HB_BUFFER_CONTEXT_LENGTH): a
+    // run is given no more, so that its context costs the same wherever it is in the paragraph.
+    let contextLength = 5
 
     var shaped: [ShapedRun] = []
     var trace: [TraceEvent]? = options.trace ? [] : nil
@@ -58,11 +67,15 @@ extension ShapingFont {
       runOptions.paragraph = nil
       runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
       runOptions.script = Script(harfBuzzString: run.script)
-      if run.range.lowerBound > 0 {
-        runOptions.textBefore = options.textBefore + string(0..<run.range.lowerBound)
+      let lower = run.range.lowerBound
+      let upper = run.range.upperBound
+      if lower > 0 {
+        let before = string(max(0, lower - contextLength)..<lower)
+        runOptions.textBefore = lower < contextLength ? options.textBefore + before : before
       }
-      if run.range.upperBound < scalars.count {
-        runOptions.textAfter = string(run.range.upperBound..<scalars.count) + options.textAfter
+      if upper < scalars.count {
+        let after = string(upper..<min(scalars.count, upper + contextLength))
+        runOptions.textAfter = upper + contextLength > scalars.count ? after + options.textAfter : after
       }
       runOptions.features = options.features.compactMap { $0.shifted(by: start) }
       // A paragraph of one run is shaped from its own string, not one made again from its scalars.
