@@ -27,7 +27,6 @@ static struct {
   void (*ubidi_setPara)(UBiDi *, const UChar *, int32_t, UBiDiLevel, UBiDiLevel *, UErrorCode *);
   UBiDiLevel (*ubidi_getParaLevel)(const UBiDi *);
   const UBiDiLevel *(*ubidi_getLevels)(UBiDi *, UErrorCode *);
-  void (*ubidi_getVisualMap)(UBiDi *, int32_t *, UErrorCode *);
   void (*ubidi_reorderVisual)(const UBiDiLevel *, int32_t, int32_t *);
   UScriptCode (*uscript_getScript)(UChar32, UErrorCode *);
   int32_t (*uscript_getScriptExtensions)(UChar32, UScriptCode *, int32_t, UErrorCode *);
@@ -49,7 +48,6 @@ static void load_icu(void) {
   LOAD(ubidi_setPara);
   LOAD(ubidi_getParaLevel);
   LOAD(ubidi_getLevels);
-  LOAD(ubidi_getVisualMap);
   LOAD(ubidi_reorderVisual);
   LOAD(uscript_getScript);
   LOAD(uscript_getScriptExtensions);
@@ -91,20 +89,17 @@ static UCharDirection U_CALLCONV class_of(const void *context, UChar32 code_poin
 
 int32_t swiftshape_bidi_resolve(const uint16_t *text, int32_t length, uint8_t paragraph_level,
                                 const uint32_t *classes, int32_t class_count, uint8_t *levels,
-                                int32_t *visual_order, uint8_t *resolved_level) {
+                                uint8_t *resolved_level) {
   // Speed: text with nothing from U+0590 on has no right-to-left character, no Arabic number and
   // no bidi control; in a left-to-right paragraph (or one that takes its direction from its text)
-  // every level is then 0 and the order the logical one, without asking ICU (which cost about a
-  // microsecond a line of Latin text).
+  // every level is then 0, without asking ICU (which cost about a microsecond a line of Latin
+  // text).
   if (classes == NULL && paragraph_level != 1) {
     int32_t below = 1;
     for (int32_t i = 0; i < length && below; ++i) below = text[i] < 0x0590;
     if (below) {
       *resolved_level = 0;
-      for (int32_t i = 0; i < length; ++i) {
-        levels[i] = 0;
-        visual_order[i] = i;
-      }
+      for (int32_t i = 0; i < length; ++i) levels[i] = 0;
       return 0;
     }
   }
@@ -125,7 +120,6 @@ int32_t swiftshape_bidi_resolve(const uint16_t *text, int32_t length, uint8_t pa
     if (length > 0) {
       const UBiDiLevel *resolved = ICU(ubidi_getLevels)(bidi, &error);
       for (int32_t i = 0; U_SUCCESS(error) && i < length; ++i) levels[i] = resolved[i];
-      if (U_SUCCESS(error)) ICU(ubidi_getVisualMap)(bidi, visual_order, &error);
     }
   }
   ICU(ubidi_close)(bidi);

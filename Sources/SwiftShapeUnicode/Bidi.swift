@@ -50,8 +50,9 @@ public struct BidiParagraph: Sendable {
   public let baseLevel: UInt8
   /// The resolved level of each UTF-16 unit.
   public let levels: [UInt8]
-  /// The UTF-16 offsets in visual order (rule L2), the paragraph being one line.
-  public let visualOrder: [Int]
+  /// The UTF-16 offsets in visual order (rule L2), the paragraph being one line. Worked out from
+  /// `levels` when asked for: shaping reorders runs, not characters.
+  public var visualOrder: [Int] { bidiVisualOrder(levels) }
 
   /// The Unicode version of the character data the levels were resolved with (ICU's).
   public static let unicodeVersion = String(cString: swiftshape_icu_unicode_version())
@@ -64,19 +65,17 @@ public struct BidiParagraph: Sendable {
   /// - Throws: `UnicodeAlgorithmError` when ICU cannot allocate.
   public init(utf16: [UInt16], base: BaseDirection, classes: [UInt32]? = nil) throws {
     var levels = [UInt8](repeating: 0, count: utf16.count)
-    var order = [Int32](repeating: 0, count: utf16.count)
     var baseLevel: UInt8 = 0
     let status = utf16.withUnsafeBufferPointer { text in
       (classes ?? []).withUnsafeBufferPointer { classTable in
         swiftshape_bidi_resolve(
           text.baseAddress, Int32(text.count), base.icuLevel, classes == nil ? nil : classTable.baseAddress,
-          Int32(classTable.count), &levels, &order, &baseLevel)
+          Int32(classTable.count), &levels, &baseLevel)
       }
     }
     guard status == 0 else { throw UnicodeAlgorithmError(status, "resolving bidi levels") }
     self.baseLevel = baseLevel
     self.levels = levels
-    self.visualOrder = order.map(Int.init)
   }
 
   /// The levels of `text`, one paragraph.
@@ -86,4 +85,12 @@ public struct BidiParagraph: Sendable {
 
   /// The paragraph's direction: the base direction resolved.
   public var isRightToLeft: Bool { baseLevel & 1 == 1 }
+}
+
+/// The visual order (rule L2) of items of the given levels: `order[visual] = logical`.
+func bidiVisualOrder(_ levels: [UInt8]) -> [Int] {
+  guard !levels.isEmpty else { return [] }
+  var order = [Int32](repeating: 0, count: levels.count)
+  swiftshape_bidi_reorder_visual(levels, Int32(levels.count), &order)
+  return order.map(Int.init)
 }

@@ -65,10 +65,8 @@ public struct ItemizedParagraph: Sendable {
             script: scriptRun.script))
       }
     }
-    var order = [Int32](repeating: 0, count: runs.count)
-    if !runs.isEmpty { swiftshape_bidi_reorder_visual(runs.map(\.level), Int32(runs.count), &order) }
     self.baseLevel = bidi.baseLevel
     self.runs = runs
-    self.visualOrder = order.map(Int.init)
+    self.visualOrder = bidiVisualOrder(runs.map(\.level))
   }
 }

@@ -8,17 +8,18 @@
 /// The paragraph level that means "from the first strong character, else left to right".
 #define SWIFTSHAPE_BIDI_AUTO 0xFE
 
-/// Resolves the embedding levels of one paragraph of UTF-16 text with ICU's bidi (UAX #9) and its
-/// visual order. `classes`, when not NULL, gives the bidi class (ICU's UCharDirection value) of
-/// the code points U+E000 + i, for testing the algorithm alone. `levels` and `visual_order` have
-/// room for `length` values; `resolved_level` gets the paragraph's level.
+/// Resolves the embedding levels of one paragraph of UTF-16 text with ICU's bidi (UAX #9), after
+/// rule L1 for the paragraph as one line. `classes`, when not NULL, gives the bidi class (ICU's
+/// UCharDirection value) of the code points U+E000 + i, for testing the algorithm alone. `levels`
+/// has room for `length` values; `resolved_level` gets the paragraph's level.
 ///
 /// Returns 0, or ICU's error code (see `swiftshape_icu_error_name`).
 int32_t swiftshape_bidi_resolve(const uint16_t *text, int32_t length, uint8_t paragraph_level,
                                 const uint32_t *classes, int32_t class_count, uint8_t *levels,
-                                int32_t *visual_order, uint8_t *resolved_level);
+                                uint8_t *resolved_level);
 
-/// The visual order of `count` runs of the given levels (rule L2): `map[visual] = logical`.
+/// The visual order of `count` runs (or characters) of the given levels (rule L2):
+/// `map[visual] = logical`.
 void swiftshape_bidi_reorder_visual(const uint8_t *levels, int32_t count, int32_t *map);
 
 /// The script properties of each code point of `text` (UTF-32, `count` of them), for script
