@@ -8,7 +8,8 @@ import SwiftShape
 #endif
 
 // swiftshape-benchmarks CORPUS-FOLDER DEVANAGARI-FONT SWIFTSHAPE SHAPE-BASELINE HB-SHAPE [TRIALS]
-// (hb-view is looked for beside hb-shape)
+// (hb-view is looked for beside hb-shape, raqm-shape beside shape-baseline, the mixed-direction
+// corpus in CORPUS-FOLDER/../mixed, and DejaVu Sans, to shape it with, where Debian puts it)
 // Prints every ratio the performance targets name, measured in this one run, and a Markdown table
 // for the README. `.ci/benchmark` builds and runs it.
 let arguments = CommandLine.arguments
@@ -45,6 +46,9 @@ let corpora = [
   corpus("NotoSansDevanagari hi-words", font: arguments[2], text: "hi-words.txt"),
 ]
 let hbView = String(arguments[5].dropLast("hb-shape".count)) + "hb-view"
+let raqmShape = String(arguments[4].dropLast("shape-baseline".count)) + "raqm-shape"
+let mixedText = "\(corpusFolder)/../mixed/mixed-thelittleprince.txt"
+let dejaVuSans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 let benchmarks = Benchmarks(
   swiftshape: arguments[3], baseline: arguments[4], hbShape: arguments[5], corpora: corpora,
   trials: arguments.count > 6 ? Int(arguments[6]) ?? 5 : 5)
@@ -57,6 +61,7 @@ func scratchFile(_ name: String) -> String {
 atexit {
   unlink(scratchFile("20-lines"))
   unlink(scratchFile("8x"))
+  unlink(scratchFile("raqm"))
 }
 
 // A 20-line paragraph for the render figure.
@@ -104,6 +109,26 @@ func measureAll() throws -> [Figure] {
   if wanted("parallel") { report(try benchmarks.parallel(corpora[0], large: large)) }
   if wanted("memory") { report(benchmarks.memory(corpora[0], large: large)) }
   if wanted("render") { report(benchmarks.render(corpora[0], paragraph: paragraph, hbView: hbView)) }
+  if wanted("paragraph") {
+    for corpus in corpora {
+      report(
+        try benchmarks.paragraphLibrary(
+          name: corpus.name, font: corpus.font, lines: corpus.lines, target: 1.15))
+    }
+    for corpus in corpora { report(benchmarks.paragraphCommand(corpus)) }
+    if access(mixedText, R_OK) == 0, access(dejaVuSans, R_OK) == 0 {
+      let mixed = lines(mixedText)
+      report(
+        try benchmarks.paragraphLibrary(
+          name: "DejaVuSans mixed-thelittleprince", font: dejaVuSans, lines: mixed, target: 1.5))
+      report(
+        try benchmarks.paragraphAgainstRaqm(
+          font: dejaVuSans, text: mixedText, lines: mixed, raqmShape: raqmShape, scratch: scratchFile("raqm"))
+      )
+    } else {
+      printError("swiftshape-benchmarks: \(mixedText) or \(dejaVuSans) is absent: no figure for mixed text")
+    }
+  }
   return figures
 }
 

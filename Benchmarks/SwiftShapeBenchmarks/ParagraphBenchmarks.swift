@@ -1,0 +1,127 @@
+import HarfBuzz
+import SwiftShape
+
+/// Paragraph shaping (`ShapeOptions.paragraph`, `--paragraph`): what bidi, itemization and a
+/// shaping a run cost over plain shaping, and against libraqm.
+extension Benchmarks {
+  /// Options as the library figures shape with: no glyph names, clusters in UTF-8 bytes.
+  private func libraryOptions(paragraph: Bool) -> ShapeOptions {
+    var options = ShapeOptions()
+    options.includeGlyphNames = false
+    options.clusterUnit = .utf8
+    if paragraph { options.paragraph = .auto }
+    return options
+  }
+
+  /// One pass over `lines` shaped into one reused result: CPU time and glyphs shaped.
+  private func pass(_ font: ShapingFont, _ lines: [String], _ options: ShapeOptions, rounds: Int) throws
+    -> (time: Double, glyphs: Int)
+  {
+    let start = Measure.cpuTime()
+    var glyphs = 0
+    var result = ShapeResult()
+    for _ in 0..<rounds {
+      for line in lines {
+        try font.shape(line, options: options, into: &result)
+        for run in result.runs { glyphs += run.glyphs.count }
+      }
+    }
+    return (Measure.cpuTime() - start, glyphs)
+  }
+
+  /// Library: paragraph shaping against plain shaping of the same lines, CPU time, passes in
+  /// alternation and the median of the paired ratios (as `library(_:)`).
+  func paragraphLibrary(name: String, font path: String, lines: [String], target: Double) throws -> Figure {
+    let font = try ShapingFont(file: path)
+    let plain = libraryOptions(paragraph: false)
+    let paragraph = libraryOptions(paragraph: true)
+    // About 20 ms a pass.
+    let rounds = max(1, 2_000 / max(1, lines.count))
+    _ = try pass(font, lines, plain, rounds: rounds)
+    _ = try pass(font, lines, paragraph, rounds: rounds)
+    var ratios: [Double] = []
+    var plainTimes: [Double] = []
+    var paragraphTimes: [Double] = []
+    for pair in 0..<(trials * 8) {
+      let first = pair % 2 == 0 ? plain : paragraph
+      let second = pair % 2 == 0 ? paragraph : plain
+      let a = try pass(font, lines, first, rounds: rounds).time
+      let b = try pass(font, lines, second, rounds: rounds).time
+      let (plainTime, paragraphTime) = pair % 2 == 0 ? (a, b) : (b, a)
+      ratios.append(paragraphTime / plainTime)
+      plainTimes.append(plainTime)
+      paragraphTimes.append(paragraphTime)
+    }
+    let ratio = Measure.median(ratios)
+    let perLine = { (time: Double) in time / Double(rounds * lines.count) * 1e6 }
+    return Figure(
+      name: "paragraph library \(name)", value: ratio, target: "≤ \(fixed(target))× plain",
+      met: ratio <= target,
+      detail:
+        "\(fixed(perLine(Measure.median(paragraphTimes)))) µs a line; plain \(fixed(perLine(Measure.median(plainTimes)))) µs"
+    )
+  }
+
+  /// The command: `swiftshape shape -O jsonl --paragraph` against the same without `--paragraph`,
+  /// CPU time, medians of the paired ratios.
+  func paragraphCommand(_ corpus: Corpus) -> Figure {
+    let arguments = [
+      swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", corpus.text,
+    ]
+    var plain: [Double] = []
+    var paragraph: [Double] = []
+    for _ in 0..<trials {
+      plain.append(checked(arguments).cpu)
+      paragraph.append(checked(arguments + ["--paragraph"]).cpu)
+    }
+    let ratio = Measure.median(zip(paragraph, plain).map { $0 / $1 })
+    return Figure(
+      name: "paragraph command \(corpus.name)", value: ratio, target: "≤ 1.15× plain", met: ratio <= 1.15,
+      detail:
+        "--paragraph \(fixed(Measure.median(paragraph) * 1e3, 0)) ms, plain \(fixed(Measure.median(plain) * 1e3, 0)) ms"
+    )
+  }
+
+  /// Throughput against libraqm on the same lines and font: a pass of the library's paragraph
+  /// shaping against `raqm-shape FONT TEXT 1` (a C loop of raqm_create, raqm_layout and
+  /// raqm_destroy a line, which reports its own CPU time, without reading the file), in
+  /// alternation; the median of the paired ratios.
+  func paragraphAgainstRaqm(
+    font path: String, text: String, lines: [String], raqmShape: String, scratch: String
+  ) throws -> Figure {
+    let font = try ShapingFont(file: path)
+    let options = libraryOptions(paragraph: true)
+    _ = try pass(font, lines, options, rounds: 1)
+    func raqm() throws -> Double {
+      let run = Measure.run([raqmShape, path, text, "1"], stdoutPath: scratch)
+      let output = (try? Blob(contentsOfFile: scratch).bytes) ?? []
+      let firstLine = String(decoding: output, as: UTF8.self).split(separator: "\n").first
+      guard run.status == 0, let time = firstLine.flatMap({ Double($0) }) else {
+        throw ShapingError(.internalFailure, input: raqmShape, reason: "exited with \(run.status)")
+      }
+      return time
+    }
+    var ratios: [Double] = []
+    var ours: [Double] = []
+    var theirs: [Double] = []
+    for pair in 0..<(trials * 2) {
+      let (swiftTime, raqmTime): (Double, Double)
+      if pair % 2 == 0 {
+        swiftTime = try pass(font, lines, options, rounds: 1).time
+        raqmTime = try raqm()
+      } else {
+        raqmTime = try raqm()
+        swiftTime = try pass(font, lines, options, rounds: 1).time
+      }
+      ratios.append(raqmTime / swiftTime)
+      ours.append(swiftTime)
+      theirs.append(raqmTime)
+    }
+    let ratio = Measure.median(ratios)
+    return Figure(
+      name: "paragraph mixed vs libraqm", value: ratio, target: "≥ 4× libraqm", met: ratio >= 4,
+      detail:
+        "\(lines.count) lines: \(fixed(Measure.median(ours) * 1e3, 1)) ms a pass, libraqm \(fixed(Measure.median(theirs) * 1e3, 1)) ms"
+    )
+  }
+}
