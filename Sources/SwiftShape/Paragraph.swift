@@ -30,6 +30,26 @@ extension ShapingFont {
     } catch let error as UnicodeAlgorithmError {
       throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
+    // A paragraph of one run (one script, one level) is shaped from its own string.
+    if paragraph.runs.count == 1, let run = paragraph.runs.first {
+      var runOptions = options
+      runOptions.paragraph = nil
+      runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
+      runOptions.script = Script(harfBuzzString: run.script)
+      var result = try shape(text, options: runOptions)
+      let length =
+        switch options.clusterUnit {
+        case .unicodeScalars: scalars.count
+        case .utf8: text.utf8.count
+        case .utf16: text.utf16.count
+        }
+      for index in result.runs.indices {
+        result.runs[index].level = run.level
+        result.runs[index].range = 0..<length
+      }
+      result.baseLevel = paragraph.baseLevel
+      return result
+    }
     // Where each scalar starts, in the cluster unit and in the text's UTF-8.
     var offsets: [Int] = []
     var bytes: [Int] = []
@@ -78,9 +98,7 @@ extension ShapingFont {
         runOptions.textAfter = upper + contextLength > scalars.count ? after + options.textAfter : after
       }
       runOptions.features = options.features.compactMap { $0.shifted(by: start) }
-      // A paragraph of one run is shaped from its own string, not one made again from its scalars.
-      let runText = run.range.count == scalars.count ? text : string(run.range)
-      let result = try shape(runText, options: runOptions)
+      let result = try shape(string(run.range), options: runOptions)
       guard var piece = result.runs.first else { continue }
       for index in piece.glyphs.indices { piece.glyphs[index].cluster += start }
       piece.level = run.level

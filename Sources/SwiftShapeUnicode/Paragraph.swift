@@ -34,39 +34,38 @@ public struct ItemizedParagraph: Sendable {
   /// - Throws: `UnicodeAlgorithmError` when ICU fails.
   public init(_ scalars: [Unicode.Scalar], base: BaseDirection) throws {
     var utf16: [UInt16] = []
-    var unitOfScalar: [Int] = []
     utf16.reserveCapacity(scalars.count)
-    unitOfScalar.reserveCapacity(scalars.count)
     for scalar in scalars {
-      unitOfScalar.append(utf16.count)
       if scalar.value < 0x1_0000 {
         utf16.append(UInt16(scalar.value))
       } else {
         utf16.append(contentsOf: UTF16.encode(scalar)!)
       }
     }
+    // Where each scalar's UTF-16 starts: at its own index when the text has no surrogate pair.
+    let unitOfScalar: [Int]? =
+      utf16.count == scalars.count
+      ? nil
+      : scalars.indices.reduce(into: [0]) { units, index in
+        units.append(units[index] + UTF16.width(scalars[index]))
+      }
     let bidi = try BidiParagraph(utf16: utf16, base: base)
+    func level(_ scalar: Int) -> UInt8 { bidi.levels[unitOfScalar?[scalar] ?? scalar] }
     let scripts = try ScriptItemizer.runs(scalars)
     var runs: [TextRun] = []
     for scriptRun in scripts {
       var start = scriptRun.range.lowerBound
-      for index in scriptRun.range {
-        let level = bidi.levels[unitOfScalar[index]]
-        if index > start, level != bidi.levels[unitOfScalar[start]] {
-          runs.append(
-            TextRun(range: start..<index, level: bidi.levels[unitOfScalar[start]], script: scriptRun.script))
-          start = index
-        }
+      for index in scriptRun.range where index > start && level(index) != level(start) {
+        runs.append(TextRun(range: start..<index, level: level(start), script: scriptRun.script))
+        start = index
       }
       if start < scriptRun.range.upperBound {
         runs.append(
-          TextRun(
-            range: start..<scriptRun.range.upperBound, level: bidi.levels[unitOfScalar[start]],
-            script: scriptRun.script))
+          TextRun(range: start..<scriptRun.range.upperBound, level: level(start), script: scriptRun.script))
       }
     }
     self.baseLevel = bidi.baseLevel
     self.runs = runs
-    self.visualOrder = bidiVisualOrder(runs.map(\.level))
+    self.visualOrder = runs.count == 1 ? [0] : bidiVisualOrder(runs.map(\.level))
   }
 }

@@ -28,6 +28,8 @@ public struct ScriptRun: Sendable, Hashable {
 public enum ScriptItemizer {
   private static let common: Int32 = 0
   private static let inherited: Int32 = 1
+  /// No script yet: Common and Inherited characters before the first of a specific script.
+  private static let unresolved: Int32 = -1
   /// Extensions read per character, at most: no character has more than a few dozen.
   private static let extensionsPerCharacter = 32
 
@@ -37,27 +39,35 @@ public enum ScriptItemizer {
   public static func runs(_ scalars: [Unicode.Scalar]) throws -> [ScriptRun] {
     let count = scalars.count
     guard count > 0 else { return [] }
+    // `scripts` gets each character's properties (its Script and flags), and then, as the loop
+    // below passes it, the script it is resolved to (`unresolved` until one is known): one array
+    // for both, as an array allocated costs as much as itemizing a short word.
     var scripts = [Int32](repeating: 0, count: count)
-    var brackets = [UInt8](repeating: 0, count: count)
-    var pairs = [UInt32](repeating: 0, count: count)
-    var extended = [UInt8](repeating: 0, count: count)
-    let text = scalars.map(\.value)
-    let status = swiftshape_script_properties(text, Int32(count), &scripts, &brackets, &pairs, &extended)
+    // Unicode.Scalar is its UInt32 value.
+    let status = scalars.withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: UInt32.self) { text in
+        swiftshape_script_properties(text.baseAddress, Int32(count), &scripts)
+      }
+    }
     guard status == 0 else { throw UnicodeAlgorithmError(status, "reading script properties") }
-    var extensionBuffer = [Int32](repeating: 0, count: extensionsPerCharacter)
+    // Allocated for the first character whose extensions are read.
+    var extensionBuffer: [Int32] = []
 
-    var resolved = [Int32?](repeating: nil, count: count)
     var current: Int32?
     // Open brackets: the bracket that closes each, and the script of the text it opened in.
     var open: [(closer: UInt32, script: Int32?)] = []
     for index in 0..<count {
-      let script = scripts[index]
+      let properties = scripts[index]
+      let script = properties & 0xFFFF
+      let isOpening = properties & SWIFTSHAPE_OPENING_BRACKET != 0
+      let isClosing = properties & SWIFTSHAPE_CLOSING_BRACKET != 0
       let isSpecific = script != common && script != inherited
       // A character's Script_Extensions are read only when they say more than its Script.
       var extensionCount = 0
-      if extended[index] != 0 {
+      if properties & SWIFTSHAPE_MORE_SCRIPTS != 0 {
+        if extensionBuffer.isEmpty { extensionBuffer = [Int32](repeating: 0, count: extensionsPerCharacter) }
         extensionCount = Int(
-          swiftshape_script_extensions(text[index], &extensionBuffer, Int32(extensionsPerCharacter)))
+          swiftshape_script_extensions(scalars[index].value, &extensionBuffer, Int32(extensionsPerCharacter)))
       }
       func extensionsContain(_ wanted: Int32) -> Bool {
         for slot in 0..<extensionCount where extensionBuffer[slot] == wanted { return true }
@@ -72,7 +82,7 @@ public enum ScriptItemizer {
         return nil
       }
       var chosen: Int32?
-      if brackets[index] == 2, let match = open.lastIndex(where: { $0.closer == text[index] }) {
+      if isClosing, let match = open.lastIndex(where: { $0.closer == scalars[index].value }) {
         chosen = open[match].script ?? current
         open.removeSubrange(match...)
       } else if isSpecific {
@@ -86,11 +96,13 @@ public enum ScriptItemizer {
       } else {
         chosen = current
       }
-      if brackets[index] == 1, open.count < 63 { open.append((pairs[index], chosen)) }
-      resolved[index] = chosen
+      if isOpening, open.count < 63 {
+        open.append((swiftshape_paired_bracket(scalars[index].value), chosen))
+      }
+      scripts[index] = chosen ?? unresolved
       if let chosen, current == nil {
         // Common characters at the start take the script of the first run after them.
-        for earlier in 0..<index where resolved[earlier] == nil { resolved[earlier] = chosen }
+        for earlier in 0..<index where scripts[earlier] == unresolved { scripts[earlier] = chosen }
         for slot in open.indices where open[slot].script == nil { open[slot].script = chosen }
       }
       if let chosen { current = chosen }
@@ -98,8 +110,8 @@ public enum ScriptItemizer {
 
     var runs: [ScriptRun] = []
     var start = 0
-    for index in 1...count where index == count || resolved[index] != resolved[start] {
-      let code = resolved[start] ?? common
+    for index in 1...count where index == count || scripts[index] != scripts[start] {
+      let code = scripts[start] == unresolved ? common : scripts[start]
       let name = swiftshape_script_code(code).map { String(cString: $0) } ?? "Zzzz"
       runs.append(ScriptRun(range: start..<index, script: name))
       start = index

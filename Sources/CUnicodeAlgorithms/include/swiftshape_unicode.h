@@ -22,15 +22,23 @@ int32_t swiftshape_bidi_resolve(const uint16_t *text, int32_t length, uint8_t pa
 /// `map[visual] = logical`.
 void swiftshape_bidi_reorder_visual(const uint8_t *levels, int32_t count, int32_t *map);
 
+/// Bits of `swiftshape_script_properties`' values above the script.
+#define SWIFTSHAPE_OPENING_BRACKET 0x10000
+#define SWIFTSHAPE_CLOSING_BRACKET 0x20000
+#define SWIFTSHAPE_MORE_SCRIPTS 0x40000
+
 /// The script properties of each code point of `text` (UTF-32, `count` of them), for script
-/// itemization (UAX #24): `scripts` gets each one's Script value (ICU's UScriptCode), `brackets`
-/// 1 for an opening paired bracket, 2 for a closing one, 0 otherwise, `pairs` the code point of its
-/// paired bracket (itself otherwise), and `extended` 1 when its Script_Extensions say more than
-/// its Script (see `swiftshape_script_extensions`).
+/// itemization (UAX #24), one value each in `properties`: its Script value (ICU's UScriptCode) in
+/// the low 16 bits, with SWIFTSHAPE_OPENING_BRACKET or SWIFTSHAPE_CLOSING_BRACKET for a paired
+/// bracket, and SWIFTSHAPE_MORE_SCRIPTS when its Script_Extensions say more than its Script (see
+/// `swiftshape_script_extensions`).
 ///
 /// Returns 0, or ICU's error code.
-int32_t swiftshape_script_properties(const uint32_t *text, int32_t count, int32_t *scripts, uint8_t *brackets,
-                                     uint32_t *pairs, uint8_t *extended);
+int32_t swiftshape_script_properties(const uint32_t *text, int32_t count, int32_t *properties);
+
+/// The paired bracket of an opening or closing bracket (Bidi_Paired_Bracket), after
+/// `swiftshape_script_properties` has been called once; the code point itself for others.
+uint32_t swiftshape_paired_bracket(uint32_t code_point);
 
 /// The Script_Extensions of a code point (ICU's UScriptCode values), at most `capacity` of them;
 /// returns how many were written.
