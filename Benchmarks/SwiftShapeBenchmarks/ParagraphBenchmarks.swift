@@ -29,8 +29,30 @@ extension Benchmarks {
     return (Measure.cpuTime() - start, glyphs)
   }
 
+  /// Each line's runs as paragraph shaping cuts it, with their directions and scripts: shaped
+  /// alone, without bidi, itemization or context, what HarfBuzz itself costs for a paragraph.
+  private func runsAlone(_ lines: [String], _ options: ShapeOptions) throws -> [(
+    text: String, options: ShapeOptions
+  )] {
+    var runs: [(text: String, options: ShapeOptions)] = []
+    for line in lines {
+      let scalars = Array(line.unicodeScalars)
+      for run in try ItemizedParagraph(scalars, base: .auto).runs {
+        var runOptions = options
+        runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
+        runOptions.script = Script(harfBuzzString: run.script)
+        var text = ""
+        text.unicodeScalars.append(contentsOf: scalars[run.range])
+        runs.append((text, runOptions))
+      }
+    }
+    return runs
+  }
+
   /// Library: paragraph shaping against plain shaping of the same lines, CPU time, passes in
-  /// alternation and the median of the paired ratios (as `library(_:)`).
+  /// alternation and the median of the paired ratios (as `library(_:)`). The detail gives the
+  /// same ratio for the paragraphs' runs shaped alone (`runsAlone`): what of the cost is
+  /// HarfBuzz's.
   func paragraphLibrary(name: String, font path: String, lines: [String], target: Double) throws -> Figure {
     let font = try ShapingFont(file: path)
     let plain = libraryOptions(paragraph: false)
@@ -39,6 +61,17 @@ extension Benchmarks {
     let rounds = max(1, 2_000 / max(1, lines.count))
     _ = try pass(font, lines, plain, rounds: rounds)
     _ = try pass(font, lines, paragraph, rounds: rounds)
+    let runs = try runsAlone(lines, plain)
+    func passRuns() throws -> Double {
+      let start = Measure.cpuTime()
+      var result = ShapeResult()
+      for _ in 0..<rounds {
+        for run in runs { try font.shape(run.text, options: run.options, into: &result) }
+      }
+      return Measure.cpuTime() - start
+    }
+    _ = try passRuns()
+    var runRatios: [Double] = []
     var ratios: [Double] = []
     var plainTimes: [Double] = []
     var paragraphTimes: [Double] = []
@@ -48,6 +81,7 @@ extension Benchmarks {
       let a = try pass(font, lines, first, rounds: rounds).time
       let b = try pass(font, lines, second, rounds: rounds).time
       let (plainTime, paragraphTime) = pair % 2 == 0 ? (a, b) : (b, a)
+      runRatios.append(try passRuns() / plainTime)
       ratios.append(paragraphTime / plainTime)
       plainTimes.append(plainTime)
       paragraphTimes.append(paragraphTime)
@@ -58,7 +92,7 @@ extension Benchmarks {
       name: "paragraph library \(name)", value: ratio, target: "≤ \(fixed(target))× plain",
       met: ratio <= target,
       detail:
-        "\(fixed(perLine(Measure.median(paragraphTimes)))) µs a line; plain \(fixed(perLine(Measure.median(plainTimes)))) µs"
+        "\(fixed(perLine(Measure.median(paragraphTimes)))) µs a line; plain \(fixed(perLine(Measure.median(plainTimes)))) µs; its \(runs.count) runs shaped alone: \(fixed(Measure.median(runRatios)))× plain"
     )
   }
 
