@@ -93,12 +93,12 @@ public final class Buffer {
       pointer, text.baseAddress, Int32(clamping: text.count), UInt32(item.lowerBound), Int32(item.count))
   }
 
-  /// Numbers the items 0, 1, 2, … in their cluster values: what hb-shape does after adding UTF-8
-  /// text, so that clusters count characters rather than bytes.
-  public func numberClustersByItem() {
+  /// Numbers the items `start`, `start` + 1, … in their cluster values: what hb-shape does after
+  /// adding UTF-8 text (from 0), so that clusters count characters rather than bytes.
+  public func numberClustersByItem(from start: Int = 0) {
     var length: UInt32 = 0
     guard let infos = hb_buffer_get_glyph_infos(pointer, &length) else { return }
-    for index in 0..<Int(length) { infos[index].cluster = UInt32(index) }
+    for index in 0..<Int(length) { infos[index].cluster = UInt32(truncatingIfNeeded: start + index) }
   }
 
   // MARK: Segment properties

@@ -50,61 +50,82 @@ extension ShapingFont {
       result.baseLevel = paragraph.baseLevel
       return result
     }
-    // Where each scalar starts, in the cluster unit and in the text's UTF-8.
-    var offsets: [Int] = []
-    var bytes: [Int] = []
-    offsets.reserveCapacity(scalars.count + 1)
-    bytes.reserveCapacity(scalars.count + 1)
-    var offset = 0
-    var byte = 0
+    // Each run is added to HarfBuzz's buffer as an item of one text, the paragraph between the
+    // context given before and after it, so that HarfBuzz takes each run's context from the
+    // text around it (the paragraph's own, then the given context at its ends) with no string
+    // made for a run. The text is in UTF-8, or in UTF-16 for UTF-16 clusters, which HarfBuzz then
+    // numbers; `base` is where the paragraph starts in it.
+    let utf16 = options.clusterUnit == .utf16
+    var units: [UInt8] = []
+    var units16: [UInt16] = []
+    let base: Int
+    if utf16 {
+      units16 = Array(options.textBefore.utf16)
+      base = units16.count
+      units16 += text.utf16
+      units16 += options.textAfter.utf16
+    } else {
+      units = Array(options.textBefore.utf8)
+      base = units.count
+      units += text.utf8
+      units += options.textAfter.utf8
+    }
+    // Where each scalar starts in the units added, and in the cluster unit.
+    var starts: [Int] = []
+    starts.reserveCapacity(scalars.count + 1)
+    var position = base
     for scalar in scalars {
-      offsets.append(offset)
-      bytes.append(byte)
-      switch options.clusterUnit {
-      case .unicodeScalars: offset += 1
-      case .utf8: offset += UTF8.width(scalar)
-      case .utf16: offset += UTF16.width(scalar)
-      }
-      byte += UTF8.width(scalar)
+      starts.append(position)
+      position += utf16 ? UTF16.width(scalar) : UTF8.width(scalar)
     }
-    offsets.append(offset)
-    bytes.append(byte)
-    let utf8 = Array(text.utf8)
-    /// The text of scalars `range`, copied from the text's UTF-8.
-    func string(_ range: Range<Int>) -> String {
-      String(decoding: utf8[bytes[range.lowerBound]..<bytes[range.upperBound]], as: UTF8.self)
+    starts.append(position)
+    func offset(_ scalar: Int) -> Int {
+      options.clusterUnit == .unicodeScalars ? scalar : starts[scalar] - base
     }
-    // HarfBuzz keeps this many characters of context on each side (HB_BUFFER_CONTEXT_LENGTH): a
-    // run is given no more, so that its context costs the same wherever it is in the paragraph.
-    let contextLength = 5
+    // Clusters as HarfBuzz numbers them: scalar indices (renumbered), or offsets into the units.
+    let clusterBase = options.clusterUnit == .unicodeScalars ? 0 : base
 
     var shaped: [ShapedRun] = []
     var trace: [TraceEvent]? = options.trace ? [] : nil
     shaped.reserveCapacity(paragraph.runs.count)
+    var piece = ShapeResult()
     for run in paragraph.runs {
-      let start = offsets[run.range.lowerBound]
+      let start = offset(run.range.lowerBound)
       var runOptions = options
       runOptions.paragraph = nil
       runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
       runOptions.script = Script(harfBuzzString: run.script)
-      let lower = run.range.lowerBound
-      let upper = run.range.upperBound
-      if lower > 0 {
-        let before = string(max(0, lower - contextLength)..<lower)
-        runOptions.textBefore = lower < contextLength ? options.textBefore + before : before
+      runOptions.features = options.features.compactMap {
+        $0.forRun(startingAt: start, clustersFrom: clusterBase)
       }
-      if upper < scalars.count {
-        let after = string(upper..<min(scalars.count, upper + contextLength))
-        runOptions.textAfter = upper + contextLength > scalars.count ? after + options.textAfter : after
+      let item = starts[run.range.lowerBound]..<starts[run.range.upperBound]
+      try Buffer.withReusable { buffer in
+        try shape(text, options: runOptions, in: buffer, into: &piece) { buffer in
+          if utf16 {
+            units16.withUnsafeBufferPointer { buffer.add(utf16: $0, item: item) }
+          } else {
+            units.withUnsafeBufferPointer { buffer.add(utf8: $0, item: item) }
+            if options.clusterUnit == .unicodeScalars {
+              buffer.numberClustersByItem(from: run.range.lowerBound)
+            }
+          }
+        }
       }
-      runOptions.features = options.features.compactMap { $0.shifted(by: start) }
-      let result = try shape(string(run.range), options: runOptions)
-      guard var piece = result.runs.first else { continue }
-      for index in piece.glyphs.indices { piece.glyphs[index].cluster += start }
-      piece.level = run.level
-      piece.range = start..<offsets[run.range.upperBound]
-      shaped.append(piece)
-      if let events = result.trace { trace? += events }
+      guard var shapedRun = piece.runs.first else { continue }
+      if clusterBase != 0 {
+        for index in shapedRun.glyphs.indices { shapedRun.glyphs[index].cluster -= clusterBase }
+      }
+      shapedRun.level = run.level
+      shapedRun.range = start..<offset(run.range.upperBound)
+      shaped.append(shapedRun)
+      if var events = piece.trace {
+        if clusterBase != 0 {
+          for event in events.indices {
+            for index in events[event].glyphs.indices { events[event].glyphs[index].cluster -= clusterBase }
+          }
+        }
+        trace? += events
+      }
     }
     let visual = paragraph.visualOrder.map { shaped[$0] }
     var result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: visual, trace: trace)
@@ -114,15 +135,22 @@ extension ShapingFont {
 }
 
 extension Feature {
-  /// The setting for a run that starts `start` clusters into the text: its range moved back by
-  /// `start`; nil when it ends before the run.
-  fileprivate func shifted(by start: Int) -> Feature? {
-    guard start > 0, !(self.start == 0 && end == Feature.globalEnd) else { return self }
+  /// The setting for a run that starts `start` clusters into the paragraph, whose clusters
+  /// HarfBuzz numbers from `base`: its range cut to start no earlier than the run and moved by
+  /// `base`; nil when it ends before the run. Global settings stay as they are.
+  fileprivate func forRun(startingAt start: Int, clustersFrom base: Int) -> Feature? {
+    guard !(self.start == 0 && end == Feature.globalEnd) else { return self }
     let start = UInt32(clamping: start)
-    guard end == Feature.globalEnd || end > start else { return nil }
+    let base = UInt32(clamping: base)
+    if start > 0, end != Feature.globalEnd, end <= start { return nil }
+    /// `value` + `base`, short of the end that means "to the end of the text".
+    func plusBase(_ value: UInt32) -> UInt32 {
+      let (sum, overflow) = value.addingReportingOverflow(base)
+      return overflow || sum == Feature.globalEnd ? Feature.globalEnd - 1 : sum
+    }
     var moved = self
-    moved.start = self.start > start ? self.start - start : 0
-    if end != Feature.globalEnd { moved.end = end - start }
+    moved.start = plusBase(Swift.max(self.start, start))
+    if end != Feature.globalEnd { moved.end = plusBase(end) }
     return moved
   }
 }

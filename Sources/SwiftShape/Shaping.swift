@@ -42,16 +42,20 @@ extension ShapingFont {
       return
     }
     do {
-      try Buffer.withReusable { buffer in try shape(text, options: options, in: buffer, into: &result) }
+      try Buffer.withReusable { buffer in
+        try shape(text, options: options, in: buffer, into: &result) { add(text, to: $0, options: options) }
+      }
     } catch let error as HarfBuzzError {
       throw ShapingError(error)
     }
   }
 
-  private func shape(
-    _ text: String, options: ShapeOptions, in buffer: Buffer, into result: inout ShapeResult
+  /// Shapes `text` with `buffer`, which `addText` fills with it (and its context).
+  func shape(
+    _ text: String, options: ShapeOptions, in buffer: Buffer, into result: inout ShapeResult,
+    adding addText: (Buffer) -> Void
   ) throws {
-    add(text, to: buffer, options: options)
+    addText(buffer)
     if let direction = options.direction { buffer.direction = direction }
     if let script = options.script { buffer.script = script }
     if let language = options.language { buffer.language = language }

@@ -70,4 +70,23 @@ struct ParagraphTests {
         ])
     #expect(ligatures.runs.map(\.range) == [0..<4, 4..<8, 8..<9, 9..<12])
   }
+
+  @Test func traceClustersCountInTheParagraph() throws {
+    let font = try ShapingFont.defaultFont()
+    for unit in [ClusterUnit.unicodeScalars, .utf8, .utf16] {
+      var options = ShapeOptions()
+      options.clusterUnit = unit
+      options.trace = true
+      options.textBefore = "context"
+      let result = try font.shapeParagraph("ab שלום", options: options)
+      let hebrew = result.runs.first { $0.script == Script(harfBuzzString: "Hebr") }
+      let start = try #require(hebrew?.range?.lowerBound)
+      // Every event's clusters lie within the paragraph; the last event is the Hebrew run's (the
+      // last in logical order), whose clusters start where it starts.
+      let trace = try #require(result.trace)
+      let end = result.runs.compactMap(\.range?.upperBound).max() ?? 0
+      #expect(trace.allSatisfy { $0.glyphs.allSatisfy { (0..<end).contains($0.cluster) } }, "\(unit)")
+      #expect(trace.last?.glyphs.map(\.cluster).min() == start, "\(unit)")
+    }
+  }
 }
