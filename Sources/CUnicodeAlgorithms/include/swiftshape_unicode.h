@@ -36,8 +36,8 @@ void swiftshape_bidi_reorder_visual(const uint8_t *levels, int32_t count, int32_
 /// Returns 0, or ICU's error code.
 int32_t swiftshape_script_properties(const uint32_t *text, int32_t count, int32_t *properties);
 
-/// The paired bracket of an opening or closing bracket (Bidi_Paired_Bracket), after
-/// `swiftshape_script_properties` has been called once; the code point itself for others.
+/// The paired bracket of an opening or closing bracket (Bidi_Paired_Bracket); the code point
+/// itself for others.
 uint32_t swiftshape_paired_bracket(uint32_t code_point);
 
 /// The Script_Extensions of a code point (ICU's UScriptCode values), at most `capacity` of them;
