@@ -35,7 +35,7 @@ extension ShapingFont {
       var runOptions = options
       runOptions.paragraph = nil
       runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
-      runOptions.script = Script(harfBuzzString: run.script)
+      runOptions.script = Script(iso15924: run.script)
       var result = try shape(text, options: runOptions)
       let length =
         switch options.clusterUnit {
@@ -94,7 +94,7 @@ extension ShapingFont {
       var runOptions = options
       runOptions.paragraph = nil
       runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
-      runOptions.script = Script(harfBuzzString: run.script)
+      runOptions.script = Script(iso15924: run.script)
       runOptions.features = options.features.compactMap {
         $0.forRun(startingAt: start, clustersFrom: clusterBase)
       }
@@ -152,5 +152,15 @@ extension Feature {
     moved.start = plusBase(Swift.max(self.start, start))
     if end != Feature.globalEnd { moved.end = plusBase(end) }
     return moved
+  }
+}
+
+extension Script {
+  /// The script of an ISO 15924 code as itemization names it (four ASCII letters): what
+  /// `init?(harfBuzzString:)` gives, without a C string made for it (600 instructions a run).
+  fileprivate init(iso15924 code: String) {
+    var tag: UInt32 = 0
+    for byte in code.utf8.prefix(4) { tag = tag << 8 | UInt32(byte) }
+    self.init(tag: OpenTypeTag(rawValue: tag))
   }
 }
