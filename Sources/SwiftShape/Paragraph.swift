@@ -23,6 +23,17 @@ extension ShapingFont {
   public func shapeParagraph(
     _ text: String, options: ShapeOptions = ShapeOptions(), base: BaseDirection = .auto
   ) throws -> ShapeResult {
+    var result = ShapeResult()
+    try shapeParagraph(text, options: options, base: base, into: &result)
+    return result
+  }
+
+  /// Shapes a paragraph as `shapeParagraph(_:options:base:)` does, into `result`: a paragraph of
+  /// one run reuses its storage as `shape(_:options:into:)` does. When it throws, `result` is
+  /// left as it was.
+  func shapeParagraph(
+    _ text: String, options: ShapeOptions, base: BaseDirection, into result: inout ShapeResult
+  ) throws {
     let scalars = Array(text.unicodeScalars)
     let paragraph: ItemizedParagraph
     do {
@@ -36,7 +47,7 @@ extension ShapingFont {
       runOptions.paragraph = nil
       runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
       runOptions.script = Script(iso15924: run.script)
-      var result = try shape(text, options: runOptions)
+      try shape(text, options: runOptions, into: &result)
       let length =
         switch options.clusterUnit {
         case .unicodeScalars: scalars.count
@@ -48,7 +59,7 @@ extension ShapingFont {
         result.runs[index].range = 0..<length
       }
       result.baseLevel = paragraph.baseLevel
-      return result
+      return
     }
     // Each run is added to HarfBuzz's buffer as an item of one text, the paragraph between the
     // context given before and after it, so that HarfBuzz takes each run's context from the
@@ -128,9 +139,8 @@ extension ShapingFont {
       }
     }
     let visual = paragraph.visualOrder.map { shaped[$0] }
-    var result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: visual, trace: trace)
+    result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: visual, trace: trace)
     result.baseLevel = paragraph.baseLevel
-    return result
   }
 }
 

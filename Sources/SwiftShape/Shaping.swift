@@ -38,7 +38,7 @@ extension ShapingFont {
     throws
   {
     if let base = options.paragraph {
-      result = try shapeParagraph(text, options: options, base: base)
+      try shapeParagraph(text, options: options, base: base, into: &result)
       return
     }
     do {
@@ -86,6 +86,7 @@ extension ShapingFont {
     // Nothing can fail from here on: `result` changes only once shaping has succeeded.
     result.text = text
     result.clusterUnit = options.clusterUnit
+    result.baseLevel = nil
     result.trace = options.trace ? messages?.trace ?? [] : nil
     if result.runs.count == 1 {
       fill(&result.runs[0], from: buffer, options: options)

@@ -89,4 +89,18 @@ struct ParagraphTests {
       #expect(trace.last?.glyphs.map(\.cluster).min() == start, "\(unit)")
     }
   }
+
+  @Test func aReusedResultCarriesNothingOver() throws {
+    let font = try ShapingFont.defaultFont()
+    var paragraph = ShapeOptions()
+    paragraph.paragraph = .auto
+    var result = ShapeResult()
+    try font.shape("שלום", options: paragraph, into: &result)
+    #expect(result.baseLevel == 1 && result.runs.first?.level == 1)
+    try font.shape("abc", options: ShapeOptions(), into: &result)
+    #expect(result == (try font.shape("abc")))
+    try font.shape("ab שלום", options: paragraph, into: &result)
+    try font.shape("abc", options: paragraph, into: &result)
+    #expect(result == (try font.shapeParagraph("abc")))
+  }
 }
