@@ -62,6 +62,7 @@ atexit {
   unlink(scratchFile("20-lines"))
   unlink(scratchFile("8x"))
   unlink(scratchFile("raqm"))
+  unlink(scratchFile("mixed-8x"))
 }
 
 // A 20-line paragraph for the render figure.
@@ -121,6 +122,16 @@ func measureAll() throws -> [Figure] {
       report(
         try benchmarks.paragraphLibrary(
           name: "DejaVuSans mixed-thelittleprince", font: dejaVuSans, lines: mixed, target: 1.5))
+      // Streaming and threads in paragraph mode, on 8 copies of the mixed text.
+      let mixedCorpus = Corpus(name: "DejaVuSans mixed", font: dejaVuSans, text: mixedText, lines: mixed)
+      let mixedLarge = scratchFile("mixed-8x")
+      let mixedBytes = (try? Blob(contentsOfFile: mixedText).bytes) ?? []
+      if let file = fopen(mixedLarge, "wb") {
+        for _ in 0..<8 { mixedBytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) } }
+        fclose(file)
+      }
+      report(benchmarks.memory(mixedCorpus, large: mixedLarge, extra: ["--paragraph"]))
+      report(try benchmarks.parallel(mixedCorpus, large: mixedLarge, extra: ["--paragraph"]))
       report(
         try benchmarks.paragraphAgainstRaqm(
           font: dejaVuSans, text: mixedText, lines: mixed, raqmShape: raqmShape, scratch: scratchFile("raqm"))
