@@ -36,7 +36,23 @@
     (const FcPattern *pattern, const char *object, int n, int *value), (pattern, object, n, value)) \
   F(FcObjectSetCreate, FcObjectSet *, (void), ())                                                 \
   F(FcObjectSetAdd, FcBool, (FcObjectSet * objects, const char *object), (objects, object))       \
-  F(FcObjectSetDestroy, void, (FcObjectSet * objects), (objects))
+  F(FcObjectSetDestroy, void, (FcObjectSet * objects), (objects))                                \
+  F(FcFontSort, FcFontSet *,                                                                       \
+    (FcConfig * config, FcPattern * pattern, FcBool trim, FcCharSet * *charset, FcResult * result), \
+    (config, pattern, trim, charset, result))                                                      \
+  F(FcPatternAddString, FcBool, (FcPattern * pattern, const char *object, const FcChar8 *value),   \
+    (pattern, object, value))                                                                      \
+  F(FcPatternGetBool, FcResult, (const FcPattern *pattern, const char *object, int n, FcBool *value), \
+    (pattern, object, n, value))                                                                   \
+  F(FcPatternGetCharSet, FcResult,                                                                 \
+    (const FcPattern *pattern, const char *object, int n, FcCharSet **value),                     \
+    (pattern, object, n, value))                                                                   \
+  F(FcCharSetFirstPage, FcChar32,                                                                  \
+    (const FcCharSet *charset, FcChar32 map[FC_CHARSET_MAP_SIZE], FcChar32 *next),                \
+    (charset, map, next))                                                                          \
+  F(FcCharSetNextPage, FcChar32,                                                                   \
+    (const FcCharSet *charset, FcChar32 map[FC_CHARSET_MAP_SIZE], FcChar32 *next),                \
+    (charset, map, next))
 
 // The table's pointers are never NULL (_Nonnull, so Swift calls them without unwrapping); the
 // functions' own parameters keep fontconfig's rules.

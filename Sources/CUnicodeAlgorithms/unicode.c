@@ -1,10 +1,12 @@
 #include "swiftshape_unicode.h"
 
 #include <unicode/ubidi.h>
+#include <unicode/ubrk.h>
 #include <unicode/uchar.h>
 #include <unicode/uscript.h>
 #include <unicode/utf16.h>
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -13,7 +15,6 @@
 // of a command that shapes one word and uses none of it. Elsewhere ICU is linked as usual.
 #if defined(__linux__)
 #include <dlfcn.h>
-#include <pthread.h>
 
 // ICU's headers rename every function to its versioned symbol (ubidi_open is ubidi_open_72 in ICU
 // 72): SYMBOL gives that name, as the string dlsym looks for.
@@ -38,6 +39,13 @@ static struct {
   int32_t (*u_getIntPropertyValue)(UChar32, UProperty);
   UChar32 (*u_getBidiPairedBracket)(UChar32);
   UCharDirection (*u_charDirection)(UChar32);
+  UBool (*u_hasBinaryProperty)(UChar32, UProperty);
+  int8_t (*u_charType)(UChar32);
+  UBreakIterator *(*ubrk_open)(UBreakIteratorType, const char *, const UChar *, int32_t, UErrorCode *);
+  void (*ubrk_setText)(UBreakIterator *, const UChar *, int32_t, UErrorCode *);
+  int32_t (*ubrk_first)(UBreakIterator *);
+  int32_t (*ubrk_next)(UBreakIterator *);
+  void (*ubrk_close)(UBreakIterator *);
   const char *(*u_errorName)(UErrorCode);
 } icu;
 
@@ -60,6 +68,13 @@ static void load_icu(void) {
   LOAD(u_getIntPropertyValue);
   LOAD(u_getBidiPairedBracket);
   LOAD(u_charDirection);
+  LOAD(u_hasBinaryProperty);
+  LOAD(u_charType);
+  LOAD(ubrk_open);
+  LOAD(ubrk_setText);
+  LOAD(ubrk_first);
+  LOAD(ubrk_next);
+  LOAD(ubrk_close);
   LOAD(u_errorName);
 #undef LOAD
   icu.loaded = 1;
@@ -182,7 +197,39 @@ static int has_own_extensions(UChar32 c, int32_t script) {
 struct properties {
   int32_t packed;
   uint32_t pair;
+  /// SWIFTSHAPE_FALLBACK_* flags.
+  uint8_t fallback;
 };
+
+/// A code point's SWIFTSHAPE_FALLBACK_* flags.
+static uint8_t read_fallback_flags(UChar32 c) {
+  uint8_t flags = 0;
+  if (ICU(u_hasBinaryProperty)(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) flags |= SWIFTSHAPE_FALLBACK_IGNORABLE;
+  if (ICU(u_hasBinaryProperty)(c, UCHAR_EMOJI)) flags |= SWIFTSHAPE_FALLBACK_EMOJI;
+  if (ICU(u_hasBinaryProperty)(c, UCHAR_EMOJI_PRESENTATION)) flags |= SWIFTSHAPE_FALLBACK_EMOJI_PRESENTATION;
+  // U+FE0F VARIATION SELECTOR-16 asks for the emoji presentation of what it follows, U+20E3
+  // COMBINING ENCLOSING KEYCAP makes a keycap of it, and tags (U+E0020-U+E007F) make a flag of a
+  // black flag: each makes its cluster an emoji.
+  if (c == 0xFE0F || c == 0x20E3 || (c >= 0xE0020 && c <= 0xE007F)) flags |= SWIFTSHAPE_FALLBACK_SELECTS_EMOJI;
+  if (c == 0xFE0E) flags |= SWIFTSHAPE_FALLBACK_SELECTS_TEXT;
+  switch (ICU(u_charType)(c)) {
+  case U_SPACE_SEPARATOR:
+  case U_LINE_SEPARATOR:
+  case U_PARAGRAPH_SEPARATOR:
+  case U_DASH_PUNCTUATION:
+  case U_START_PUNCTUATION:
+  case U_END_PUNCTUATION:
+  case U_CONNECTOR_PUNCTUATION:
+  case U_OTHER_PUNCTUATION:
+  case U_INITIAL_PUNCTUATION:
+  case U_FINAL_PUNCTUATION:
+    flags |= SWIFTSHAPE_FALLBACK_SPACE_OR_PUNCTUATION;
+    break;
+  default:
+    break;
+  }
+  return flags;
+}
 
 static struct properties read_properties(UChar32 c) {
   UErrorCode error = U_ZERO_ERROR;
@@ -192,7 +239,7 @@ static struct properties read_properties(UChar32 c) {
   int32_t packed = script | (type == U_BPT_OPEN ? SWIFTSHAPE_OPENING_BRACKET : 0) |
                    (type == U_BPT_CLOSE ? SWIFTSHAPE_CLOSING_BRACKET : 0) |
                    (has_own_extensions(c, script) ? SWIFTSHAPE_MORE_SCRIPTS : 0);
-  return (struct properties){packed, (uint32_t)ICU(u_getBidiPairedBracket)(c)};
+  return (struct properties){packed, (uint32_t)ICU(u_getBidiPairedBracket)(c), read_fallback_flags(c)};
 }
 
 // Speed: the properties of each block of 256 code points, read from ICU the first time a
@@ -257,4 +304,71 @@ void swiftshape_bidi_reorder_visual(const uint8_t *levels, int32_t count, int32_
     return;
   }
   ICU(ubidi_reorderVisual)(levels, count, map);
+}
+
+int32_t swiftshape_fallback_properties(const uint32_t *text, int32_t count, uint8_t *flags) {
+  if (!have_icu()) return NO_ICU;
+  for (int32_t i = 0; i < count; ++i) {
+    const struct properties *found = properties_of((UChar32)text[i]);
+    if (found == NULL) return U_MEMORY_ALLOCATION_ERROR;
+    flags[i] = found->fallback;
+  }
+  return 0;
+}
+
+// A character break iterator is costly to open (ICU builds it from its rules: tens of
+// microseconds), so each thread keeps one, closed when the thread ends.
+static pthread_key_t grapheme_key;
+static pthread_once_t grapheme_key_once = PTHREAD_ONCE_INIT;
+
+static void close_grapheme_iterator(void *iterator) { ICU(ubrk_close)(iterator); }
+static void make_grapheme_key(void) { pthread_key_create(&grapheme_key, close_grapheme_iterator); }
+
+int32_t swiftshape_grapheme_boundaries(const uint32_t *text, int32_t count, int32_t *boundaries, int32_t *found) {
+  *found = 0;
+  if (!have_icu()) return NO_ICU;
+  if (count == 0) return 0;
+  // ICU breaks UTF-16: the text is converted, with the scalar index of each unit kept.
+  uint16_t *units = malloc(sizeof(uint16_t) * 2 * (size_t)count);
+  int32_t *scalar_of_unit = malloc(sizeof(int32_t) * (2 * (size_t)count + 1));
+  if (units == NULL || scalar_of_unit == NULL) {
+    free(units);
+    free(scalar_of_unit);
+    return U_MEMORY_ALLOCATION_ERROR;
+  }
+  int32_t length = 0;
+  for (int32_t i = 0; i < count; ++i) {
+    UChar32 c = (UChar32)text[i];
+    if (c > 0xFFFF) {
+      scalar_of_unit[length] = i;
+      units[length++] = (uint16_t)U16_LEAD(c);
+      scalar_of_unit[length] = i;
+      units[length++] = (uint16_t)U16_TRAIL(c);
+    } else {
+      scalar_of_unit[length] = i;
+      units[length++] = (uint16_t)c;
+    }
+  }
+  scalar_of_unit[length] = count;
+  UErrorCode error = U_ZERO_ERROR;
+  pthread_once(&grapheme_key_once, make_grapheme_key);
+  UBreakIterator *iterator = pthread_getspecific(grapheme_key);
+  if (iterator == NULL) {
+    iterator = ICU(ubrk_open)(UBRK_CHARACTER, "", NULL, 0, &error);
+    if (U_SUCCESS(error)) pthread_setspecific(grapheme_key, iterator);
+  }
+  if (U_SUCCESS(error)) ICU(ubrk_setText)(iterator, (const UChar *)units, length, &error);
+  if (U_SUCCESS(error)) {
+    int32_t n = 0;
+    for (int32_t at = ICU(ubrk_first)(iterator); at != UBRK_DONE; at = ICU(ubrk_next)(iterator)) {
+      boundaries[n++] = scalar_of_unit[at];
+    }
+    *found = n;
+    // The iterator must not keep a pointer to text that is freed.
+    ICU(ubrk_setText)(iterator, NULL, 0, &error);
+    error = U_ZERO_ERROR;
+  }
+  free(units);
+  free(scalar_of_unit);
+  return U_FAILURE(error) ? error : 0;
 }

@@ -37,17 +37,19 @@ extension ShapingFont {
     let scalars = Array(text.unicodeScalars)
     let paragraph: ItemizedParagraph
     do {
-      paragraph = try ItemizedParagraph(scalars, base: base)
+      let fonts = try fallback?.fonts(for: scalars, primary: self)
+      paragraph = try ItemizedParagraph(scalars, base: base, fonts: fonts)
     } catch let error as UnicodeAlgorithmError {
       throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
-    // A paragraph of one run (one script, one level) is shaped from its own string.
+    // A paragraph of one run (one script, one level, one font) is shaped from its own string.
     if paragraph.runs.count == 1, let run = paragraph.runs.first {
       var runOptions = options
       runOptions.paragraph = nil
       runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
       runOptions.script = Script(iso15924: run.script)
-      try shape(text, options: runOptions, into: &result)
+      let runFont = font(ofRun: run)
+      try runFont.shape(text, options: runOptions, into: &result)
       let length =
         switch options.clusterUnit {
         case .unicodeScalars: scalars.count
@@ -57,8 +59,11 @@ extension ShapingFont {
       for index in result.runs.indices {
         result.runs[index].level = run.level
         result.runs[index].range = 0..<length
+        adopt(&result.runs[index], shapedWith: runFont)
       }
       result.baseLevel = paragraph.baseLevel
+      result.missingCharacters = missingCharacters(
+        scalars, runs: paragraph.runs, shaped: result.runs, options: options, text: text)
       return
     }
     // Each run is added to HarfBuzz's buffer as an item of one text, the paragraph between the
@@ -110,8 +115,9 @@ extension ShapingFont {
         $0.forRun(startingAt: start, clustersFrom: clusterBase)
       }
       let item = starts[run.range.lowerBound]..<starts[run.range.upperBound]
+      let runFont = font(ofRun: run)
       try Buffer.withReusable { buffer in
-        try shape(text, options: runOptions, in: buffer, into: &piece) { buffer in
+        try runFont.shape(text, options: runOptions, in: buffer, into: &piece) { buffer in
           if utf16 {
             units16.withUnsafeBufferPointer { buffer.add(utf16: $0, item: item) }
           } else {
@@ -128,6 +134,7 @@ extension ShapingFont {
       }
       shapedRun.level = run.level
       shapedRun.range = start..<offset(run.range.upperBound)
+      adopt(&shapedRun, shapedWith: runFont)
       shaped.append(shapedRun)
       if var events = piece.trace {
         if clusterBase != 0 {
@@ -138,9 +145,56 @@ extension ShapingFont {
         trace? += events
       }
     }
+    let missing = missingCharacters(
+      scalars, runs: paragraph.runs, shaped: shaped, options: options, text: text)
     let visual = paragraph.visualOrder.map { shaped[$0] }
     result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: visual, trace: trace)
     result.baseLevel = paragraph.baseLevel
+    result.missingCharacters = missing
+  }
+
+  /// The font a run of the paragraph is drawn with: this one, or one of its fallback fonts.
+  private func font(ofRun run: TextRun) -> ShapingFont {
+    guard run.font > 0, let fallback else { return self }
+    return fallback.font(run.font - 1, for: self) ?? self
+  }
+
+  /// Marks a run shaped with a fallback font as such, in this font's unit (the fallback font is
+  /// at this font's scale, so the values are the same).
+  private func adopt(_ run: inout ShapedRun, shapedWith runFont: ShapingFont) {
+    guard runFont !== self else { return }
+    run.isFallback = true
+    run.unit = unit
+    run.scale = scale
+  }
+
+  /// The characters of the paragraph that the fonts of their runs lack (`runs` in logical order,
+  /// `shaped` the same runs shaped), looked for only when a run has a `.notdef` glyph.
+  private func missingCharacters(
+    _ scalars: [Unicode.Scalar], runs: [TextRun], shaped: [ShapedRun], options: ShapeOptions, text: String
+  ) -> [MissingCharacter] {
+    guard shaped.contains(where: { $0.glyphs.contains { $0.id == 0 } }) else { return [] }
+    let traits = (try? FallbackTraits.of(scalars)) ?? []
+    var missing: [MissingCharacter] = []
+    var offset = 0
+    var scalar = 0
+    for run in runs {
+      let runFont = font(ofRun: run)
+      while scalar < run.range.upperBound {
+        let character = scalars[scalar]
+        let ignorable = traits.indices.contains(scalar) && traits[scalar].contains(.ignorable)
+        if !ignorable, runFont.font.nominalGlyph(for: character) == nil {
+          missing.append(MissingCharacter(scalar: character, offset: offset))
+        }
+        switch options.clusterUnit {
+        case .unicodeScalars: offset += 1
+        case .utf8: offset += UTF8.width(character)
+        case .utf16: offset += UTF16.width(character)
+        }
+        scalar += 1
+      }
+    }
+    return missing
   }
 }
 

@@ -17,6 +17,9 @@ public struct ShapeResult: Sendable, Hashable {
   /// For a paragraph (`ShapeOptions.paragraph`): its bidi level, 0 left to right, 1 right to left;
   /// nil for text shaped as one run.
   public var baseLevel: UInt8?
+  /// For a paragraph: the characters no font has (drawn as `.notdef`), in logical order; empty
+  /// for text shaped as one run.
+  public var missingCharacters: [MissingCharacter] = []
 
   /// An empty result (no text, no runs), for `ShapingFont.shape(_:options:into:)` to fill.
   public init() {
@@ -129,6 +132,9 @@ public struct ShapedRun: Sendable, Hashable {
   /// For a run of a paragraph: the span of the paragraph it holds, in the result's cluster unit,
   /// from the start of the paragraph; nil for text shaped as one run.
   public var range: Range<Int>?
+  /// For a run of a paragraph: whether its font is one of the fallback fonts rather than the
+  /// paragraph's own.
+  public var isFallback = false
 
   public init(
     font: FontIdentity, unit: PositionUnit, scale: Scale, direction: Direction, script: Script,

@@ -87,6 +87,7 @@ extension ShapingFont {
     result.text = text
     result.clusterUnit = options.clusterUnit
     result.baseLevel = nil
+    if !result.missingCharacters.isEmpty { result.missingCharacters = [] }
     result.trace = options.trace ? messages?.trace ?? [] : nil
     if result.runs.count == 1 {
       fill(&result.runs[0], from: buffer, options: options)

@@ -63,6 +63,26 @@ public final class ShapingFont: Sendable {
   /// Glyph names looked up so far, by glyph ID; names never change, so each is looked up once.
   let names: GlyphNames
 
+  /// The fonts paragraphs fall back on for characters this font lacks (`withFallback(_:)`); nil
+  /// for none.
+  public let fallback: FontFallback?
+
+  /// This font, shaping paragraphs (`ShapeOptions.paragraph`, `shapeParagraph`) with `fallback`
+  /// after it; text shaped as one run uses this font alone, as before. The two share the font.
+  public func withFallback(_ fallback: FontFallback?) -> ShapingFont {
+    ShapingFont(sharing: self, fallback: fallback.flatMap { $0.isEmpty ? nil : $0 })
+  }
+
+  private init(sharing other: ShapingFont, fallback: FontFallback?) {
+    self.identity = other.identity
+    self.options = other.options
+    self.unit = other.unit
+    self.font = other.font
+    self.scale = other.scale
+    self.names = other.names
+    self.fallback = fallback
+  }
+
   /// Loads face `faceIndex` of the font file at `path`.
   ///
   /// - Throws: `ShapingError` of kind `.badFont` when the file cannot be read, is not a font, is
@@ -157,6 +177,7 @@ public final class ShapingFont: Sendable {
     self.unit = options.size.unit(unitsPerEm: face.unitsPerEm)
     self.identity = FontIdentity(face: face, file: file, font: font)
     self.names = GlyphNames(glyphCount: identity.glyphCount)
+    self.fallback = nil
   }
 
   private static func check(_ options: Options) throws {

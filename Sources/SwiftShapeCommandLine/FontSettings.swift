@@ -14,6 +14,10 @@ package struct FontSettings: Sendable, Equatable {
   package var fontSize: FontSize?
   /// `--size`, as read.
   package var points: FontSize?
+  /// `--fallback-font-file`, in order.
+  package var fallbackFiles: [String] = []
+  /// `--no-fallback`.
+  package var noFallback = false
   /// The rest of the font's settings: ppem, ptem, slant, font functions, load flags, variations.
   package var options = ShapingFont.Options()
 
@@ -45,6 +49,16 @@ package struct FontSettings: Sendable, Equatable {
         "--strict",
         help: "With --font: fail instead of using a substitute for a family that is not installed."
       ) { $0.font.strict = true },
+      .value(
+        "--fallback-font-file", valueName: "path",
+        help:
+          "With --paragraph: a font for the characters the font lacks, tried in the order given (repeatable; default with --font: fontconfig's sorted list for the pattern)."
+      ) { $0.font.fallbackFiles.append($1) },
+      .flag(
+        "--no-fallback",
+        help:
+          "With --paragraph: use the one font, even for characters it lacks (they are listed in the JSON)."
+      ) { $0.font.noFallback = true },
       .value("--face-index", valueName: "index", help: "The face of a font collection (.ttc, .otc) to use.") {
         $0.font.faceIndex = try integer($1, "--face-index", $0.persona, wrapsToUnsigned: true)
       },

@@ -42,7 +42,7 @@ package struct ShapeRequest {
     request.options.includeExtents = command.output.showExtents
     request.options.trace = command.output.trace
     options = request.options
-    let resolved = try request.font.resolve(cache: fonts)
+    let resolved = try request.resolveFont(cache: fonts)
     resolved.notes.forEach(note)
     font = resolved.font
     pattern = resolved.pattern
@@ -92,6 +92,17 @@ extension ShapingCommandSettings {
     var font = FontSpecification(
       faceIndex: self.font.faceIndex, options: try self.font.shapingFontOptions(persona: persona),
       strict: self.font.strict, allowsMissingFace: persona == .hbShape)
+    font.fallbackFiles = self.font.fallbackFiles
+    font.usesFallback = !self.font.noFallback
+    if options.paragraph == nil, !self.font.fallbackFiles.isEmpty || self.font.noFallback {
+      throw ShapingError(
+        .invalidArgument, input: self.font.noFallback ? "--no-fallback" : "--fallback-font-file",
+        reason: "fallback fonts are for paragraphs: add --paragraph")
+    }
+    if !self.font.fallbackFiles.isEmpty, self.font.noFallback {
+      throw ShapingError(
+        .invalidArgument, input: "--no-fallback", reason: "cannot be combined with --fallback-font-file")
+    }
     let positionalFont = positionals().font
     if let pattern = self.font.pattern {
       guard self.font.fontFile == nil, positionalFont == nil else {

@@ -124,7 +124,7 @@ extension Fixture {
     -> (ShapingFont, ShapeOptions)
   {
     let request = try settings.shapingRequest(folder: folder, font: override)
-    return (try request.font.resolve(cache: cache).font, request.options)
+    return (try request.resolveFont(cache: cache).font, request.options)
   }
 
   /// A path with `.` and `name/..` removed, so that `folder/../font.ttf` does not need `folder`.

@@ -198,6 +198,8 @@ extension Fixture {
     if let base = settings.paragraph {
       lines.append(base == "auto" ? "\"paragraph\": true" : "\"base_direction\": \(jsonString(base))")
     }
+    if let files = settings.fallbackFontFiles { lines.append("\"fallback_font_files\": \(jsonList(files))") }
+    if settings.fallback == false { lines.append("\"fallback\": false") }
     lines.append("\"text\": \(jsonString(text))")
     lines.append("\"expect\": \(glyphList(glyphs, indent: indent + 2))")
     let open = String(repeating: " ", count: indent) + "{\n"

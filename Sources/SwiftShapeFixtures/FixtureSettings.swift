@@ -27,6 +27,11 @@ public struct FixtureSettings: Sendable, Hashable {
   /// Shape as a paragraph from this base direction (`auto`, `ltr`, `rtl`): `"paragraph": true`
   /// is `auto`, `"base_direction"` names another.
   public var paragraph: String?
+  /// Fonts a paragraph falls back on, in order (`--fallback-font-file`), relative to the
+  /// fixture's folder (or absolute).
+  public var fallbackFontFiles: [String]?
+  /// `false` for no fallback fonts (`--no-fallback`).
+  public var fallback: Bool?
   /// `ot` or `ft`.
   public var fontFunctions: String?
 
@@ -50,6 +55,8 @@ public struct FixtureSettings: Sendable, Hashable {
     merged.clusterLevel = clusterLevel ?? defaults.clusterLevel
     merged.clusterUnit = clusterUnit ?? defaults.clusterUnit
     merged.paragraph = paragraph ?? defaults.paragraph
+    merged.fallbackFontFiles = fallbackFontFiles ?? defaults.fallbackFontFiles
+    merged.fallback = fallback ?? defaults.fallback
     merged.fontFunctions = fontFunctions ?? defaults.fontFunctions
     return merged
   }
@@ -58,7 +65,8 @@ public struct FixtureSettings: Sendable, Hashable {
   static let keys = [
     "font", "face_index", "variations", "font_size", "points", "font_funcs", "features", "direction",
     "script",
-    "language", "cluster_level", "cluster_unit", "paragraph", "base_direction",
+    "language", "cluster_level", "cluster_unit", "paragraph", "base_direction", "fallback_font_files",
+    "fallback",
   ]
 
   /// Reads SwiftShape's settings keys from an object; other keys are left to the caller.
@@ -131,6 +139,14 @@ public struct FixtureSettings: Sendable, Hashable {
           throw fail(key, "\"auto\", \"ltr\" or \"rtl\"")
         }
         paragraph = base
+      case "fallback_font_files":
+        guard let items = value.array, items.allSatisfy({ $0.string?.isEmpty == false }) else {
+          throw fail(key, "a list of font file names")
+        }
+        fallbackFontFiles = items.compactMap(\.string)
+      case "fallback":
+        guard let on = value.bool else { throw fail(key, "true or false") }
+        fallback = on
       case "font_funcs": fontFunctions = try value.string ?? { throw fail(key, "\"ot\" or \"ft\"") }()
       default:
         guard extra.contains(key) else {
@@ -360,6 +376,10 @@ extension FixtureSettings {
     } else if let fontPattern {
       font.source = .pattern(fontPattern)
     }
+    font.fallbackFiles = (fallbackFontFiles ?? []).map { file in
+      file.hasPrefix("/") || folder == "." ? file : Fixture.normalized("\(folder)/\(file)")
+    }
+    font.usesFallback = fallback ?? true
     var options = ShapeOptions()
     if let features {
       options.features = try ShapingError.parsing("features") { try features.map(Feature.init(parsing:)) }

@@ -136,6 +136,58 @@ public enum FontLocator {
     }
   }
 
+  /// The fonts fontconfig would fall back on for a pattern, best first, as `fc-match --sort`
+  /// lists them with fonts that add no characters left out (`FcFontSort` with trimming): each
+  /// with its family, whether it is a color font, and its characters. `language` (a BCP 47 tag)
+  /// joins the pattern, so fonts for that language come first.
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` when the pattern does not parse,
+  ///   `.badFont` when no font matches.
+  public static func fallbackCandidates(for pattern: String, language: String? = nil) throws
+    -> [FontFallback.Candidate]
+  {
+    try withConfiguration { fc, config in
+      guard let parsed = fc.FcNameParse(pattern) else {
+        throw ShapingError(.invalidArgument, input: pattern, reason: "not a fontconfig pattern")
+      }
+      defer { fc.FcPatternDestroy(parsed) }
+      if let language, !language.isEmpty { _ = fc.FcPatternAddString(parsed, FC_LANG, language) }
+      _ = fc.FcConfigSubstitute(config, parsed, FcMatchPattern)
+      fc.FcDefaultSubstitute(parsed)
+      var result = FcResultNoMatch
+      guard let set = fc.FcFontSort(config, parsed, 1, nil, &result), set.pointee.nfont > 0 else {
+        throw ShapingError(.badFont, input: pattern, reason: "no installed font matches")
+      }
+      defer { fc.FcFontSetDestroy(set) }
+      return (0..<Int(set.pointee.nfont)).compactMap { index -> FontFallback.Candidate? in
+        guard let font = set.pointee.fonts[index], let match = match(fc, from: font) else { return nil }
+        var color: FcBool = 0
+        let isColor = fc.FcPatternGetBool(font, FC_COLOR, 0, &color) == FcResultMatch && color != 0
+        var charset: OpaquePointer?
+        var coverage: CharacterCoverage?
+        if fc.FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset {
+          coverage = CharacterCoverage(pages: pages(fc, charset))
+        }
+        return FontFallback.Candidate(
+          file: match.file, faceIndex: match.faceIndex, family: match.families.first, isColor: isColor,
+          coverage: coverage)
+      }
+    }
+  }
+
+  /// The pages of a charset: each page's number and its 256 bits.
+  private static func pages(_ fc: Fontconfig, _ charset: OpaquePointer) -> [(page: UInt32, bits: [UInt32])] {
+    var pages: [(page: UInt32, bits: [UInt32])] = []
+    var map = [FcChar32](repeating: 0, count: 8)
+    var next: FcChar32 = 0
+    var base = fc.FcCharSetFirstPage(charset, &map, &next)
+    while base != FcChar32.max {
+      pages.append((base >> 8, map))
+      base = fc.FcCharSetNextPage(charset, &map, &next)
+    }
+    return pages
+  }
+
   /// fontconfig's functions: on Linux the library is loaded on first use, not at start-up.
   private typealias Fontconfig = swiftshape_fontconfig_functions
 

@@ -137,7 +137,13 @@ public final class FreeTypeFace {
       face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE
     else { return nil }
     var outline = face.pointee.glyph.pointee.outline
-    guard outline.n_points > 0 else { return GlyphOutline(commands: []) }
+    guard outline.n_points > 0 else {
+      // An empty outline is a space, unless the font is one of color bitmaps (an emoji font):
+      // then there is no outline to draw.
+      let colorBitmaps =
+        face.pointee.num_fixed_sizes > 0 && face.pointee.face_flags & FT_Long(FT_FACE_FLAG_COLOR) != 0
+      return colorBitmaps ? nil : GlyphOutline(commands: [])
+    }
     let recorder = OutlineRecorder()
     var funcs = FT_Outline_Funcs(
       move_to: { to, user in

@@ -25,59 +25,96 @@ public struct SVGOptions: Sendable {
 /// glyph ID in the order they first appear, so SVGs can be golden files.
 public final class SVGRenderer {
   private let font: ShapingFont
-  private let outlines: FreeTypeFace
-  /// Each glyph's outline (nil when FreeType has none) and its bounds, read once; by glyph ID, up to
-  /// the highest seen.
-  private var cache: [(outline: GlyphOutline?, bounds: GlyphOutline.Bounds?)?] = []
-  /// Result units per font unit.
-  private let scaleX: Double
-  private let scaleY: Double
+  /// The fonts drawn with: `font` first, then the fallback fonts of paragraph runs as they are met.
+  private var faces: [RenderFace]
+
+  /// A font the renderer draws with: its outlines, read once each, and its scale.
+  private final class RenderFace {
+    let font: ShapingFont
+    let outlines: FreeTypeFace
+    /// Each glyph's outline (nil when FreeType has none) and its bounds, read once; by glyph ID, up
+    /// to the highest seen.
+    var cache: [(outline: GlyphOutline?, bounds: GlyphOutline.Bounds?)?] = []
+    /// Result units per font unit.
+    let scaleX: Double
+    let scaleY: Double
+    /// How its glyphs' definitions are named: `g12` for the first font, `f1g12` for the next.
+    let prefix: String
+
+    init(font: ShapingFont, outlines: FreeTypeFace, prefix: String) {
+      self.font = font
+      self.outlines = outlines
+      self.prefix = prefix
+      scaleX = Double(font.scale.x) / Double(font.identity.unitsPerEm)
+      scaleY = Double(font.scale.y) / Double(font.identity.unitsPerEm)
+    }
+
+    func entry(_ glyph: UInt32) -> (outline: GlyphOutline?, bounds: GlyphOutline.Bounds?) {
+      let index = Int(glyph)
+      if index < cache.count, let known = cache[index] { return known }
+      let outline = outlines.outline(of: glyph)
+      let entry = (outline, outline?.bounds)
+      // Glyph IDs past the font's (from an expectation) are not kept: the array stays the font's size.
+      if index >= cache.count, index < font.identity.glyphCount {
+        cache.append(contentsOf: repeatElement(nil, count: index + 1 - cache.count))
+      }
+      if index < cache.count { cache[index] = entry }
+      return entry
+    }
+  }
 
   /// A renderer for results shaped with `font`.
   ///
   /// - Throws: `ShapingError` when FreeType cannot open the font.
   public init(font: ShapingFont) throws {
     self.font = font
+    faces = [RenderFace(font: font, outlines: try SVGRenderer.outlines(of: font), prefix: "g")]
+  }
+
+  /// The font opened with FreeType.
+  private static func outlines(of font: ShapingFont) throws -> FreeTypeFace {
     if font.identity.file == ShapingFont.defaultFontName {
-      outlines = try FreeTypeFace(
+      return try FreeTypeFace(
         staticBytes: UnsafeRawBufferPointer(
           start: swiftshape_default_font_data(), count: swiftshape_default_font_size()),
         variations: font.options.variations)
-    } else {
-      outlines = try FreeTypeFace(
-        file: font.identity.file, faceIndex: font.identity.faceIndex, variations: font.options.variations)
     }
-    scaleX = Double(font.scale.x) / Double(font.identity.unitsPerEm)
-    scaleY = Double(font.scale.y) / Double(font.identity.unitsPerEm)
+    return try FreeTypeFace(
+      file: font.identity.file, faceIndex: font.identity.faceIndex, variations: font.options.variations)
+  }
+
+  /// The face a run is drawn with: the renderer's font, or for a run of a fallback font, that font
+  /// (opened on first use); the renderer's font when it cannot be opened.
+  private func face(of run: ShapedRun) -> Int {
+    guard run.isFallback else { return 0 }
+    if let known = faces.firstIndex(where: {
+      $0.font.identity.file == run.font.file && $0.font.identity.faceIndex == run.font.faceIndex
+    }) {
+      return known
+    }
+    guard let fallback = font.fallback?.font(file: run.font.file, faceIndex: run.font.faceIndex, for: font),
+      let outlines = try? SVGRenderer.outlines(of: fallback)
+    else { return 0 }
+    faces.append(RenderFace(font: fallback, outlines: outlines, prefix: "f\(faces.count)g"))
+    return faces.count - 1
   }
 
   /// A renderer for results shaped with `font`, drawing the outlines of `outlines` (the same font
   /// opened with FreeType, from bytes in memory for instance).
   public init(font: ShapingFont, outlines: FreeTypeFace) {
     self.font = font
-    self.outlines = outlines
-    scaleX = Double(font.scale.x) / Double(font.identity.unitsPerEm)
-    scaleY = Double(font.scale.y) / Double(font.identity.unitsPerEm)
+    faces = [RenderFace(font: font, outlines: outlines, prefix: "g")]
   }
 
-  private func outline(_ glyph: UInt32) -> GlyphOutline? { entry(glyph).outline }
-
-  private func entry(_ glyph: UInt32) -> (outline: GlyphOutline?, bounds: GlyphOutline.Bounds?) {
-    let index = Int(glyph)
-    if index < cache.count, let known = cache[index] { return known }
-    let outline = outlines.outline(of: glyph)
-    let entry = (outline, outline?.bounds)
-    // Glyph IDs past the font's (from an expectation) are not kept: the array stays the font's size.
-    if index >= cache.count, index < font.identity.glyphCount {
-      cache.append(contentsOf: repeatElement(nil, count: index + 1 - cache.count))
-    }
-    if index < cache.count { cache[index] = entry }
-    return entry
+  private func outline(_ placed: Placed) -> GlyphOutline? {
+    faces[placed.face].entry(placed.glyph.id).outline
   }
 
   /// A placed glyph: where its origin is, in the drawing's coordinates (y down).
   private struct Placed {
     var glyph: ShapedGlyph
+    /// The index of its font in `faces`.
+    var face: Int
     var x: Double
     var y: Double
     /// The pen position before it, and after.
@@ -120,19 +157,24 @@ public final class SVGRenderer {
   public func svgBytes(
     _ results: [ShapeResult], expected: [ShapedGlyph]? = nil, options: SVGOptions = SVGOptions()
   ) -> [UInt8] {
-    let horizontal = font.font.extents(for: .leftToRight)
     let vertical = font.font.extents(for: .topToBottom)
-    let ascender = Double(horizontal.ascender)
-    let descender = Double(horizontal.descender)
-    let lineHeight = ascender - descender + Double(horizontal.lineGap)
     let columnWidth = Double(vertical.ascender) - Double(vertical.descender) + Double(vertical.lineGap)
     let isVertical = results.first?.runs.first?.direction.isVertical ?? false
 
     var lines: [Line] = []
-    var runs: [(glyphs: [ShapedGlyph], label: String?)] = results.map { ($0.glyphs, nil) }
-    if let expected {
-      runs = runs.map { ($0.glyphs, "actual") } + [(expected, "expected")]
+    // Each line's glyphs with the index of their font in `faces`.
+    var runs: [(glyphs: [(ShapedGlyph, Int)], label: String?)] = results.map { result in
+      (
+        result.runs.flatMap { run in
+          let face = face(of: run); return run.glyphs.map { ($0, face) }
+        }, nil
+      )
     }
+    if let expected {
+      runs = runs.map { ($0.glyphs, "actual") } + [(expected.map { ($0, 0) }, "expected")]
+    }
+    // Lines are stacked by the line height of the tallest font each has.
+    var top = 0.0
     for (index, run) in runs.enumerated() {
       if isVertical {
         let originX = Double(runs.count - 1 - index) * columnWidth + columnWidth / 2
@@ -141,11 +183,20 @@ public final class SVGRenderer {
             run.glyphs, originX: originX, originY: 0, vertical: true, ascender: Double(vertical.ascender),
             descender: Double(vertical.descender), label: run.label))
       } else {
-        let baseline = ascender + Double(index) * lineHeight
+        var ascender = -Double.infinity
+        var descender = Double.infinity
+        var lineGap = 0.0
+        for face in Set(run.glyphs.map(\.1)).union([0]) {
+          let extents = faces[face].font.font.extents(for: .leftToRight)
+          ascender = max(ascender, Double(extents.ascender))
+          descender = min(descender, Double(extents.descender))
+          lineGap = max(lineGap, Double(extents.lineGap))
+        }
         lines.append(
           layOut(
-            run.glyphs, originX: 0, originY: baseline, vertical: false, ascender: ascender,
+            run.glyphs, originX: 0, originY: top + ascender, vertical: false, ascender: ascender,
             descender: descender, label: run.label))
+        top += ascender - descender + lineGap
       }
     }
 
@@ -157,7 +208,7 @@ public final class SVGRenderer {
         if let ink = inkBox(placed) { view.formUnion(ink) }
       }
     }
-    let unitsPerPixel = Double(font.identity.unitsPerEm) * scaleX / options.pixelsPerEm
+    let unitsPerPixel = Double(font.identity.unitsPerEm) * faces[0].scaleX / options.pixelsPerEm
     let margin = options.margin * unitsPerPixel
     var legendHeight = 0.0
     if options.annotate {
@@ -179,21 +230,27 @@ public final class SVGRenderer {
         "<rect x=\"\(minX)\" y=\"\(minY)\" width=\"\(width)\" height=\"\(height)\"\(fill(background))/>\n"
     }
     // One definition per distinct glyph with an outline, in order of first appearance.
-    var defined: [UInt32] = []
-    var seen = Set<UInt32>()
+    struct GlyphKey: Hashable {
+      var face: Int
+      var glyph: UInt32
+    }
+    var defined: [Placed] = []
+    var seen = Set<GlyphKey>()
     for line in lines {
-      for placed in line.placed where seen.insert(placed.glyph.id).inserted {
-        if let outline = outline(placed.glyph.id), !outline.commands.isEmpty {
-          defined.append(placed.glyph.id)
+      for placed in line.placed
+      where seen.insert(GlyphKey(face: placed.face, glyph: placed.glyph.id)).inserted {
+        if let outline = outline(placed), !outline.commands.isEmpty {
+          defined.append(placed)
         }
       }
     }
     svg += "<defs>\n"
-    for glyph in defined {
-      svg.append("<path id=\"g")
-      svg.append(glyph)
+    for placed in defined {
+      svg.append("<path id=\"")
+      svg.append(faces[placed.face].prefix)
+      svg.append(placed.glyph.id)
       svg.append("\" d=\"")
-      appendPathData(outline(glyph)!, to: &svg)
+      appendPathData(outline(placed)!, face: faces[placed.face], to: &svg)
       svg.append("\"/>\n")
     }
     svg += "</defs>\n"
@@ -206,14 +263,17 @@ public final class SVGRenderer {
       // of a long text's SVG.
       for placed in line.placed {
         let glyph = placed.glyph
-        let outline = outline(glyph.id)
+        let outline = outline(placed)
+        let prefix = faces[placed.face].prefix
         if let outline, outline.commands.isEmpty {
           // No ink (a space): nothing to draw, but the glyph is still in the document.
           svg.append("<g")
         } else if outline != nil {
-          svg.append("<use xlink:href=\"#g")
+          svg.append("<use xlink:href=\"#")
+          svg.append(prefix)
           svg.append(glyph.id)
-          svg.append("\" href=\"#g")
+          svg.append("\" href=\"#")
+          svg.append(prefix)
           svg.append(glyph.id)
           svg.append("\" x=\"")
           svg.append(placed.x)
@@ -229,7 +289,7 @@ public final class SVGRenderer {
         svg.append(" data-gid=\"")
         svg.append(glyph.id)
         svg.append("\" data-name=\"")
-        svg.appendEscaped(glyph.name ?? font.font.glyphLabel(glyph.id))
+        svg.appendEscaped(glyph.name ?? faces[placed.face].font.font.glyphLabel(glyph.id))
         svg.append("\" data-cluster=\"")
         svg.append(glyph.cluster)
         svg.append(UInt8(ascii: "\""))
@@ -257,20 +317,20 @@ public final class SVGRenderer {
   }
 
   private func layOut(
-    _ glyphs: [ShapedGlyph], originX: Double, originY: Double, vertical: Bool, ascender: Double,
+    _ glyphs: [(ShapedGlyph, Int)], originX: Double, originY: Double, vertical: Bool, ascender: Double,
     descender: Double,
     label: String?
   ) -> Line {
     var penX = 0.0
     var penY = 0.0
     var placed: [Placed] = []
-    for glyph in glyphs {
+    for (glyph, face) in glyphs {
       let before = (originX + penX, originY - penY)
       penX += Double(glyph.xAdvance)
       penY += Double(glyph.yAdvance)
       placed.append(
         Placed(
-          glyph: glyph, x: originX + (before.0 - originX) + Double(glyph.xOffset),
+          glyph: glyph, face: face, x: originX + (before.0 - originX) + Double(glyph.xOffset),
           y: before.1 - Double(glyph.yOffset), pen: before, next: (originX + penX, originY - penY)))
     }
     let box: Box
@@ -290,10 +350,11 @@ public final class SVGRenderer {
 
   /// A glyph's ink box in the drawing, from its outline.
   private func inkBox(_ placed: Placed) -> Box? {
-    guard let bounds = entry(placed.glyph.id).bounds else { return nil }
+    let face = faces[placed.face]
+    guard let bounds = face.entry(placed.glyph.id).bounds else { return nil }
     return Box(
-      minX: placed.x + bounds.minX * scaleX, minY: placed.y + bounds.minY * scaleY,
-      maxX: placed.x + bounds.maxX * scaleX, maxY: placed.y + bounds.maxY * scaleY)
+      minX: placed.x + bounds.minX * face.scaleX, minY: placed.y + bounds.minY * face.scaleY,
+      maxX: placed.x + bounds.maxX * face.scaleX, maxY: placed.y + bounds.maxY * face.scaleY)
   }
 
   private func advanceBox(_ placed: Placed, line: Line) -> Box {
@@ -359,11 +420,11 @@ public final class SVGRenderer {
   }
 
   /// The outline as path data (`M0 0L…Z`), in the drawing's units.
-  private func appendPathData(_ outline: GlyphOutline, to data: inout SVGText) {
+  private func appendPathData(_ outline: GlyphOutline, face: RenderFace, to data: inout SVGText) {
     func point(_ point: GlyphOutline.Point) {
-      data.append(point.x * scaleX)
+      data.append(point.x * face.scaleX)
       data.append(UInt8(ascii: " "))
-      data.append(point.y * scaleY)
+      data.append(point.y * face.scaleY)
     }
     for command in outline.commands {
       switch command {

@@ -31,6 +31,11 @@ public struct FontSpecification: Sendable, Hashable {
   public var allowsMissingFace: Bool
   /// What errors call the pattern (`--font`, `font.pattern`).
   public var patternName: String
+  /// Fonts a paragraph falls back on, in order, after this one (`--fallback-font-file`); when
+  /// empty, a pattern's font falls back on fontconfig's sorted list for the pattern.
+  public var fallbackFiles: [String] = []
+  /// Whether paragraphs fall back on other fonts at all (`--no-fallback` turns it off).
+  public var usesFallback = true
 
   /// A specification; by default the built-in font at its units per em.
   public init(
@@ -97,7 +102,7 @@ public struct FontSpecification: Sendable, Hashable {
     }
   }
 
-  private func load(_ path: String, faceIndex: Int, _ options: ShapingFont.Options, _ cache: FontCache?)
+  fileprivate func load(_ path: String, faceIndex: Int, _ options: ShapingFont.Options, _ cache: FontCache?)
     throws
     -> ShapingFont
   {
@@ -106,6 +111,56 @@ public struct FontSpecification: Sendable, Hashable {
       ?? ShapingFont(
         file: path, faceIndex: faceIndex, options: options, allowingMissingFace: allowsMissingFace)
   }
+}
+
+extension FontSpecification {
+  /// The fallback fonts of a paragraph shaped with `font` (this specification resolved) in
+  /// `language`: the `fallbackFiles`, loaded now at `font`'s size; else, for a font found by a
+  /// pattern, fontconfig's sorted list for the pattern and the language, loaded as needed and
+  /// kept for the life of the process; else none.
+  ///
+  /// - Throws: `ShapingError` of kind `.badFont` naming `--fallback-font-file PATH` for a file
+  ///   that cannot be read or is not a font; `.invalidArgument` for an empty path.
+  public func fallback(for resolved: Resolved, language: Language?, cache: FontCache?) throws -> FontFallback?
+  {
+    guard usesFallback else { return nil }
+    if !fallbackFiles.isEmpty {
+      var options = resolved.font.options
+      if options.size == .unitsPerEm {
+        options.size = .scale(x: resolved.font.scale.x, y: resolved.font.scale.y)
+      }
+      let fonts = try fallbackFiles.map { path in
+        guard !path.isEmpty else {
+          throw ShapingError(.invalidArgument, input: "--fallback-font-file ''", reason: "an empty path")
+        }
+        do {
+          return try load(path, faceIndex: 0, options, cache)
+        } catch let error as ShapingError {
+          throw ShapingError(error.kind, input: "--fallback-font-file \(path)", reason: error.reason)
+        }
+      }
+      return FontFallback(fonts: fonts)
+    }
+    guard let pattern = resolved.pattern else { return nil }
+    let key = FallbackKey(pattern: pattern, language: (language ?? Language.processDefault)?.identifier)
+    if let known = FontSpecification.fallbacks.withLock({ $0[key] }) { return known }
+    let primary = resolved.font.identity
+    let candidates = try FontLocator.fallbackCandidates(for: pattern, language: key.language).filter {
+      !($0.file == primary.file && $0.faceIndex == primary.faceIndex)
+    }
+    let fallback = FontFallback(candidates: candidates, cache: cache ?? FontCache())
+    FontSpecification.fallbacks.withLock { $0[key] = fallback }
+    return fallback
+  }
+
+  private struct FallbackKey: Hashable {
+    var pattern: String
+    var language: String?
+  }
+
+  /// The fallback lists of patterns met so far, kept so that fontconfig sorts each once and each
+  /// font is loaded once, across requests.
+  private static let fallbacks = Protected<[FallbackKey: FontFallback]>([:])
 }
 
 /// One shaping request as a value: the font and how to shape. Every entry point — the command's
@@ -120,5 +175,19 @@ public struct ShapingRequest: Sendable, Hashable {
   public init(font: FontSpecification = .init(), options: ShapeOptions = .init()) {
     self.font = font
     self.options = options
+  }
+
+  /// The font the request names (`FontSpecification.resolve`), with its fallback fonts for a
+  /// paragraph (`ShapeOptions.paragraph`; `FontSpecification.fallback`).
+  ///
+  /// - Throws: what `resolve` and `fallback` throw.
+  public func resolveFont(cache: FontCache?) throws -> FontSpecification.Resolved {
+    var resolved = try font.resolve(cache: cache)
+    if options.paragraph != nil,
+      let fallback = try font.fallback(for: resolved, language: options.language, cache: cache)
+    {
+      resolved.font = resolved.font.withFallback(fallback)
+    }
+    return resolved
   }
 }

@@ -1,6 +1,7 @@
 import CUnicodeAlgorithms
 
-/// A maximal span of a paragraph with one bidi level and one script: the unit HarfBuzz shapes.
+/// A maximal span of a paragraph with one bidi level, one script and one font: the unit HarfBuzz
+/// shapes.
 public struct TextRun: Sendable, Hashable {
   /// The span, in indices of the paragraph's Unicode scalars.
   public var range: Range<Int>
@@ -8,19 +9,23 @@ public struct TextRun: Sendable, Hashable {
   public var level: UInt8
   /// The script's ISO 15924 code.
   public var script: String
+  /// The font the run is drawn with, as an index into the caller's list of fonts (0 when the
+  /// paragraph was itemized without fonts).
+  public var font: Int
 
-  public init(range: Range<Int>, level: UInt8, script: String) {
+  public init(range: Range<Int>, level: UInt8, script: String, font: Int = 0) {
     self.range = range
     self.level = level
     self.script = script
+    self.font = font
   }
 
   /// Whether the run goes right to left.
   public var isRightToLeft: Bool { level & 1 == 1 }
 }
 
-/// A paragraph cut into runs of one level and one script (bidi, UAX #9, and script itemization,
-/// UAX #24), with their visual order.
+/// A paragraph cut into runs of one level, one script (bidi, UAX #9, and script itemization,
+/// UAX #24) and one font, with their visual order.
 public struct ItemizedParagraph: Sendable {
   /// The paragraph's level: 0 left to right, 1 right to left.
   public var baseLevel: UInt8
@@ -31,8 +36,10 @@ public struct ItemizedParagraph: Sendable {
 
   /// Itemizes `scalars` as one paragraph.
   ///
+  /// - Parameter fonts: nil, or the font of each scalar (an index into the caller's list of
+  ///   fonts): runs are cut where it changes too.
   /// - Throws: `UnicodeAlgorithmError` when ICU fails.
-  public init(_ scalars: [Unicode.Scalar], base: BaseDirection) throws {
+  public init(_ scalars: [Unicode.Scalar], base: BaseDirection, fonts: [Int]? = nil) throws {
     var utf16: [UInt16] = []
     utf16.reserveCapacity(scalars.count)
     for scalar in scalars {
@@ -52,16 +59,21 @@ public struct ItemizedParagraph: Sendable {
     let bidi = try BidiParagraph(utf16: utf16, base: base)
     func level(_ scalar: Int) -> UInt8 { bidi.levels[unitOfScalar?[scalar] ?? scalar] }
     let scripts = try ScriptItemizer.runs(scalars)
+    func font(_ scalar: Int) -> Int { fonts?[scalar] ?? 0 }
     var runs: [TextRun] = []
     for scriptRun in scripts {
       var start = scriptRun.range.lowerBound
-      for index in scriptRun.range where index > start && level(index) != level(start) {
-        runs.append(TextRun(range: start..<index, level: level(start), script: scriptRun.script))
+      for index in scriptRun.range
+      where index > start && (level(index) != level(start) || font(index) != font(start)) {
+        runs.append(
+          TextRun(range: start..<index, level: level(start), script: scriptRun.script, font: font(start)))
         start = index
       }
       if start < scriptRun.range.upperBound {
         runs.append(
-          TextRun(range: start..<scriptRun.range.upperBound, level: level(start), script: scriptRun.script))
+          TextRun(
+            range: start..<scriptRun.range.upperBound, level: level(start), script: scriptRun.script,
+            font: font(start)))
       }
     }
     self.baseLevel = bidi.baseLevel

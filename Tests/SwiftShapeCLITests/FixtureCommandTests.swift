@@ -214,7 +214,10 @@ struct ParagraphFixtureTests {
       ["--requests", "-"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
     let answers = result.out.split(separator: "\n")
     #expect(answers.count == 3)
-    #expect(answers[0].contains(#""runs":[{"font":{"file":"<default>","face_index":0},"level":0"#))
+    #expect(
+      answers[0].contains(
+        #""runs":[{"font":{"file":"<default>","face_index":0,"family":"DejaVu Sans","fallback":false},"level":0"#
+      ))
     #expect(answers[1].contains(#""level":1,"direction":"rtl""#))
     #expect(answers[2].contains(#""base_direction\" must be \"auto\", \"ltr\" or \"rtl\""#))
   }

@@ -22,6 +22,11 @@ public enum Paths {
 
 extension Paths {
   public static let thai = font("NotoSansThai-Subset.ttf")
+  public static let hebrew = font("NotoSansHebrew-Subset.ttf")
+  public static let emoji = font("NotoColorEmoji-Subset.ttf")
+  /// A fontconfig configuration that lists only the fixture fonts, with `sans-serif` (and `sans`)
+  /// preferring Noto Sans, then Hebrew, Arabic, Devanagari, Thai, CJK and the color emoji.
+  public static let fontconfigFile = "\(fixtures)/fontconfig/fonts.conf"
 
   /// `../shared` beside the repository (HarfBuzz's test suite and the benchmark corpus), when it
   /// is there.

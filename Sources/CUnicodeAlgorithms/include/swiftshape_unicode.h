@@ -47,6 +47,34 @@ int32_t swiftshape_script_extensions(uint32_t code_point, int32_t *scripts, int3
 /// The ISO 15924 code of an ICU script code ("Latn"), or NULL.
 const char *swiftshape_script_code(int32_t script);
 
+/// Flags of `swiftshape_fallback_properties`.
+/// Default_Ignorable_Code_Point: drawn as nothing, so it needs no font that has it (joiners,
+/// variation selectors, bidi controls).
+#define SWIFTSHAPE_FALLBACK_IGNORABLE 0x01
+/// The Emoji property.
+#define SWIFTSHAPE_FALLBACK_EMOJI 0x02
+/// Emoji_Presentation: drawn as an emoji unless a text presentation selector follows.
+#define SWIFTSHAPE_FALLBACK_EMOJI_PRESENTATION 0x04
+/// Makes its cluster an emoji: VS16 (U+FE0F), the keycap U+20E3, tags.
+#define SWIFTSHAPE_FALLBACK_SELECTS_EMOJI 0x08
+/// VS15 (U+FE0E), which asks for the text presentation.
+#define SWIFTSHAPE_FALLBACK_SELECTS_TEXT 0x10
+/// A space or a punctuation mark (General_Category Z or P).
+#define SWIFTSHAPE_FALLBACK_SPACE_OR_PUNCTUATION 0x20
+
+/// The properties font fallback reads of each code point of `text` (UTF-32, `count` of them):
+/// SWIFTSHAPE_FALLBACK_* flags, one byte each in `flags`.
+///
+/// Returns 0, or ICU's error code.
+int32_t swiftshape_fallback_properties(const uint32_t *text, int32_t count, uint8_t *flags);
+
+/// The extended grapheme cluster boundaries (UAX #29, ICU's character break iterator) of `text`
+/// (UTF-32, `count` code points), as code point indices from 0 to `count` in `boundaries`, which
+/// has room for `count + 1`; `found` gets how many.
+///
+/// Returns 0, or ICU's error code.
+int32_t swiftshape_grapheme_boundaries(const uint32_t *text, int32_t count, int32_t *boundaries, int32_t *found);
+
 /// ICU's name for an error code.
 const char *swiftshape_icu_error_name(int32_t code);
 

@@ -32,10 +32,17 @@ public struct HBFormat: Sendable, Hashable {
 
   /// One line for a result's glyphs, or an empty string when it has none. A paragraph's runs
   /// (`ShapeOptions.paragraph`) are written one group a run, in visual order, each after its
-  /// level and script: `<0 Latn>[H=0+1540|…] <1 Arab>[…]`.
+  /// level and script: `<0 Latn>[H=0+1540|…] <1 Arab>[…]`, and the family of a fallback
+  /// font: `<0 Hani "Noto Sans CJK JP">[…]`.
   public func line(for result: ShapeResult) -> String {
     guard result.runs.first?.level != nil else { return line(for: result.glyphs) }
-    return result.runs.map { "<\($0.level ?? 0) \($0.script)>" + line(for: $0.glyphs) }.joined(separator: " ")
+    return result.runs.map { run in
+      // A run of a fallback font names it: `<0 Hani "Noto Sans CJK JP">`.
+      let font =
+        run.isFallback
+        ? " \"\(run.font.family ?? String(run.font.file.split(separator: "/").last ?? ""))\"" : ""
+      return "<\(run.level ?? 0) \(run.script)\(font)>" + line(for: run.glyphs)
+    }.joined(separator: " ")
   }
 
   /// One line for glyphs; without positions (a trace step during substitution) none are written.

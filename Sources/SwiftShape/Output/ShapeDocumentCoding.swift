@@ -8,7 +8,7 @@ extension ShapeResult: Codable {
   private enum CodingKeys: String, CodingKey {
     case text
     case clusterUnit = "cluster_unit"
-    case level, runs, trace
+    case level, runs, trace, missing
   }
 
   public init(from decoder: any Decoder) throws {
@@ -19,6 +19,7 @@ extension ShapeResult: Codable {
       runs: try container.decode([ShapedRun].self, forKey: .runs),
       trace: try container.decodeIfPresent([TraceEvent].self, forKey: .trace))
     baseLevel = try container.decodeIfPresent(UInt8.self, forKey: .level)
+    missingCharacters = try container.decodeIfPresent([MissingCharacter].self, forKey: .missing) ?? []
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -27,6 +28,7 @@ extension ShapeResult: Codable {
     try container.encode(clusterUnit, forKey: .clusterUnit)
     try container.encodeIfPresent(baseLevel, forKey: .level)
     try container.encode(runs, forKey: .runs)
+    if !missingCharacters.isEmpty { try container.encode(missingCharacters, forKey: .missing) }
     try container.encodeIfPresent(trace, forKey: .trace)
   }
 }
@@ -35,7 +37,7 @@ extension ShapedRun: Codable {
   // The document's keys: `font`, `units`, `scale` and `ptem` from its header, the rest from a
   // result.
   enum CodingKeys: String, CodingKey {
-    case font, units, scale, ptem, level, range, direction, script, language, advance, glyphs
+    case font, units, scale, ptem, level, range, fallback, direction, script, language, advance, glyphs
   }
 
   public init(from decoder: any Decoder) throws {
@@ -54,6 +56,7 @@ extension ShapedRun: Codable {
       glyphs: try container.decode([ShapedGlyph].self, forKey: .glyphs))
     level = try container.decodeIfPresent(UInt8.self, forKey: .level)
     range = try container.decodeIfPresent(Range<Int>.self, forKey: .range)
+    isFallback = try container.decodeIfPresent(Bool.self, forKey: .fallback) ?? false
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -64,6 +67,7 @@ extension ShapedRun: Codable {
     if case .fixed26_6(let points) = unit { try container.encode(points, forKey: .ptem) }
     try container.encodeIfPresent(level, forKey: .level)
     try container.encodeIfPresent(range, forKey: .range)
+    if isFallback { try container.encode(true, forKey: .fallback) }
     try container.encode(direction, forKey: .direction)
     try container.encode(script, forKey: .script)
     try container.encode(language?.identifier, forKey: .language)
@@ -220,6 +224,7 @@ public struct DecodedShapeDocument: Decodable, Sendable {
           language: fields.language.flatMap(Language.init(harfBuzzString:)), glyphs: fields.glyphs)
         run.level = level
         run.range = range
+        run.isFallback = fields.font?.fallback ?? false
         return run
       }
       var result: ShapeResult
@@ -229,6 +234,7 @@ public struct DecodedShapeDocument: Decodable, Sendable {
           runs: runs.map { run($0, level: $0.level, range: $0.range.map { $0[0]..<$0[1] }) },
           trace: entry.trace)
         result.baseLevel = entry.level
+        result.missingCharacters = entry.missing ?? []
       } else {
         result = ShapeResult(
           text: entry.text, clusterUnit: clusterUnit, runs: [run(entry.run, level: nil, range: nil)],
@@ -242,13 +248,17 @@ public struct DecodedShapeDocument: Decodable, Sendable {
   private struct RunFont: Decodable {
     var file: String
     var faceIndex: Int
+    var family: String?
+    var fallback: Bool?
     private enum CodingKeys: String, CodingKey {
       case file
       case faceIndex = "face_index"
+      case family, fallback
     }
-    /// The identity of a font the document names only by file and face.
+    /// The identity of a font the document names only by file, face and family.
     func identity(like font: FontIdentity) -> FontIdentity {
-      FontIdentity(file: file, faceIndex: faceIndex, unitsPerEm: font.unitsPerEm, glyphCount: 0)
+      FontIdentity(
+        file: file, faceIndex: faceIndex, unitsPerEm: font.unitsPerEm, glyphCount: 0, family: family)
     }
   }
 
@@ -272,8 +282,9 @@ public struct DecodedShapeDocument: Decodable, Sendable {
     var runs: [RunFields]?
     var run: RunFields
     var trace: [TraceEvent]?
+    var missing: [MissingCharacter]?
 
-    private enum CodingKeys: String, CodingKey { case line, text, level, runs, trace, direction }
+    private enum CodingKeys: String, CodingKey { case line, text, level, runs, trace, direction, missing }
 
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -282,6 +293,7 @@ public struct DecodedShapeDocument: Decodable, Sendable {
       level = try container.decodeIfPresent(UInt8.self, forKey: .level)
       runs = try container.decodeIfPresent([RunFields].self, forKey: .runs)
       trace = try container.decodeIfPresent([TraceEvent].self, forKey: .trace)
+      missing = try container.decodeIfPresent([MissingCharacter].self, forKey: .missing)
       run =
         runs == nil
         ? try RunFields(from: decoder)

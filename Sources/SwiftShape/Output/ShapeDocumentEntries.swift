@@ -146,9 +146,18 @@ extension ShapeDocument {
         buffer.append(literal: index > 0 ? ",{\"font\":{\"file\":" : "{\"font\":{\"file\":")
         JSONWriter.appendString(run.pointee.font.file, to: &buffer)
         let range = run.pointee.range ?? 0..<0
-        buffer.write(upTo: 120) { (cursor: inout ByteBuffer.Cursor) in
+        buffer.write(upTo: 20) { (cursor: inout ByteBuffer.Cursor) in
           cursor.literal(",\"face_index\":")
           cursor.number(run.pointee.font.faceIndex)
+          cursor.literal(",\"family\":")
+        }
+        if let family = run.pointee.font.family {
+          JSONWriter.appendString(family, to: &buffer)
+        } else {
+          buffer.append(literal: "null")
+        }
+        buffer.write(upTo: 120) { (cursor: inout ByteBuffer.Cursor) in
+          cursor.literal(run.pointee.isFallback ? ",\"fallback\":true" : ",\"fallback\":false")
           cursor.literal("},\"level\":")
           cursor.number(Int(run.pointee.level ?? 0))
           cursor.literal(",\"range\":[")
@@ -159,6 +168,19 @@ extension ShapeDocument {
         }
         appendCompactRun(run, to: &buffer)
         buffer.append(UInt8(ascii: "}"))
+      }
+    }
+    buffer.append(UInt8(ascii: "]"))
+    guard !result.missingCharacters.isEmpty else { return }
+    buffer.append(literal: ",\"missing\":[")
+    for (index, missing) in result.missingCharacters.enumerated() {
+      buffer.write(upTo: 60) { (cursor: inout ByteBuffer.Cursor) in
+        if index > 0 { cursor.byte(UInt8(ascii: ",")) }
+        cursor.literal("{\"code_point\":")
+        cursor.number(Int(missing.scalar.value))
+        cursor.literal(",\"cluster\":")
+        cursor.number(missing.offset)
+        cursor.byte(UInt8(ascii: "}"))
       }
     }
     buffer.append(UInt8(ascii: "]"))

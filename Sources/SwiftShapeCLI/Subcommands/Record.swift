@@ -84,6 +84,10 @@ struct RecordSettings: ShapingCommandSettings {
     settings.clusterUnit =
       shapeOptions.clusterUnit == .unicodeScalars ? nil : shapeOptions.clusterUnit.rawValue
     settings.paragraph = shapeOptions.paragraph?.rawValue
+    if !font.fallbackFiles.isEmpty {
+      settings.fallbackFontFiles = font.fallbackFiles.map { Paths.relative($0, toFolderOf: fixture) }
+    }
+    if font.noFallback { settings.fallback = false }
     let lines = try text.lines(positionalText: first)
     guard !lines.isEmpty else {
       throw ShapingError(.invalidArgument, input: "text", reason: "nothing to record")

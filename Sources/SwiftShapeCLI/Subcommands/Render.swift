@@ -109,7 +109,7 @@ struct RenderSettings: ShapingCommandSettings {
     }
     try validate()
     let request = try shapingRequest()
-    let resolved = try request.font.resolve(cache: nil)
+    let resolved = try request.resolveFont(cache: nil)
     for note in resolved.notes { Diagnostics.printNote(note) }
     let font = resolved.font
     let lines = try text.input(positionalText: positionals().text)
