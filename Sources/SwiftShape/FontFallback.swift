@@ -9,7 +9,7 @@ import SwiftShapeUnicode
 /// Each grapheme cluster of a paragraph takes the first font that has all its characters
 /// (default ignorables — joiners, variation selectors, bidi controls — need no font); a cluster
 /// drawn as an emoji tries the color fonts first; a space or a punctuation mark stays in the font
-/// of the text before it (or, at the start, after it) when that font has it. A cluster no font
+/// of the text before it when that font has it and the two are at the same bidi level. A cluster no font
 /// has is drawn with the paragraph's own font (its `.notdef`) and listed in the result's
 /// `missingCharacters`.
 ///
@@ -210,8 +210,9 @@ public struct MissingCharacter: Sendable, Hashable, Codable {
 extension FontFallback {
   /// The font of each scalar of a paragraph (0 for `primary`, i + 1 for entry i of the list), or
   /// nil when `primary` has every character (and no cluster is an emoji the list has a color font
-  /// for): the rules are those of the type's description.
-  func fonts(for scalars: [Unicode.Scalar], primary: ShapingFont) throws -> [Int]? {
+  /// for): the rules are those of the type's description, the text before or after a space being
+  /// that of the same bidi level (`runs`, the paragraph's runs of one level and script).
+  func fonts(for scalars: [Unicode.Scalar], runs: [TextRun], primary: ShapingFont) throws -> [Int]? {
     let traits = try FallbackTraits.of(scalars)
     let emoji = hasColorFont && !primary.isColorFont
     let primaryHasAll = scalars.indices.allSatisfy { index in
@@ -239,21 +240,23 @@ extension FontFallback {
     }
 
     let clusters = try GraphemeClusters.ranges(scalars)
-    // Clusters of spaces, punctuation and ignorables take the font before them; those at the
-    // start, before any other, stay -1 until the font after them is known.
-    var chosen = [Int](repeating: -1, count: clusters.count)
+    var levels = [UInt8](repeating: 0, count: scalars.count)
+    for run in runs {
+      for index in run.range { levels[index] = run.level }
+    }
+    // A cluster of spaces, punctuation and ignorables takes the font before it when that font
+    // has it and the two are at the same bidi level (in one of Pango's items: at a level's
+    // edge, a space takes the first font that has it, as Pango has it).
+    var chosen = [Int](repeating: 0, count: clusters.count)
     for (index, cluster) in clusters.enumerated() {
       let follows = cluster.allSatisfy { !traits[$0].isDisjoint(with: [.spaceOrPunctuation, .ignorable]) }
-      if follows, index == 0 || chosen[index - 1] < 0 { continue }
-      if follows, covers(chosen[index - 1], cluster) {
+      if follows, index > 0, levels[clusters[index - 1].lowerBound] == levels[cluster.lowerBound],
+        covers(chosen[index - 1], cluster)
+      {
         chosen[index] = chosen[index - 1]
       } else {
         chosen[index] = firstCovering(cluster)
       }
-    }
-    for index in chosen.indices.reversed() where chosen[index] < 0 {
-      let next = index + 1 < chosen.count ? chosen[index + 1] : -1
-      chosen[index] = next >= 0 && covers(next, clusters[index]) ? next : firstCovering(clusters[index])
     }
     var fonts = [Int](repeating: 0, count: scalars.count)
     for (index, cluster) in clusters.enumerated() {

@@ -37,8 +37,12 @@ extension ShapingFont {
     let scalars = Array(text.unicodeScalars)
     let paragraph: ItemizedParagraph
     do {
-      let fonts = try fallback?.fonts(for: scalars, primary: self)
-      paragraph = try ItemizedParagraph(scalars, base: base, fonts: fonts)
+      let itemized = try ItemizedParagraph(scalars, base: base)
+      if let fonts = try fallback?.fonts(for: scalars, runs: itemized.runs, primary: self) {
+        paragraph = itemized.splittingRuns(byFonts: fonts)
+      } else {
+        paragraph = itemized
+      }
     } catch let error as UnicodeAlgorithmError {
       throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }

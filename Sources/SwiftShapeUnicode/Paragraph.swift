@@ -36,10 +36,8 @@ public struct ItemizedParagraph: Sendable {
 
   /// Itemizes `scalars` as one paragraph.
   ///
-  /// - Parameter fonts: nil, or the font of each scalar (an index into the caller's list of
-  ///   fonts): runs are cut where it changes too.
   /// - Throws: `UnicodeAlgorithmError` when ICU fails.
-  public init(_ scalars: [Unicode.Scalar], base: BaseDirection, fonts: [Int]? = nil) throws {
+  public init(_ scalars: [Unicode.Scalar], base: BaseDirection) throws {
     var utf16: [UInt16] = []
     utf16.reserveCapacity(scalars.count)
     for scalar in scalars {
@@ -59,25 +57,42 @@ public struct ItemizedParagraph: Sendable {
     let bidi = try BidiParagraph(utf16: utf16, base: base)
     func level(_ scalar: Int) -> UInt8 { bidi.levels[unitOfScalar?[scalar] ?? scalar] }
     let scripts = try ScriptItemizer.runs(scalars)
-    func font(_ scalar: Int) -> Int { fonts?[scalar] ?? 0 }
     var runs: [TextRun] = []
     for scriptRun in scripts {
       var start = scriptRun.range.lowerBound
-      for index in scriptRun.range
-      where index > start && (level(index) != level(start) || font(index) != font(start)) {
-        runs.append(
-          TextRun(range: start..<index, level: level(start), script: scriptRun.script, font: font(start)))
+      for index in scriptRun.range where index > start && level(index) != level(start) {
+        runs.append(TextRun(range: start..<index, level: level(start), script: scriptRun.script))
         start = index
       }
       if start < scriptRun.range.upperBound {
         runs.append(
-          TextRun(
-            range: start..<scriptRun.range.upperBound, level: level(start), script: scriptRun.script,
-            font: font(start)))
+          TextRun(range: start..<scriptRun.range.upperBound, level: level(start), script: scriptRun.script))
       }
     }
     self.baseLevel = bidi.baseLevel
     self.runs = runs
     self.visualOrder = runs.count == 1 ? [0] : bidiVisualOrder(runs.map(\.level))
+  }
+
+  /// The paragraph with its runs cut where the font changes too.
+  ///
+  /// - Parameter fonts: the font of each scalar, an index into the caller's list of fonts; each
+  ///   run gets its characters' font.
+  public func splittingRuns(byFonts fonts: [Int]) -> ItemizedParagraph {
+    var split = self
+    split.runs = []
+    for run in runs {
+      var start = run.range.lowerBound
+      for index in run.range where index > start && fonts[index] != fonts[start] {
+        split.runs.append(
+          TextRun(range: start..<index, level: run.level, script: run.script, font: fonts[start]))
+        start = index
+      }
+      split.runs.append(
+        TextRun(range: start..<run.range.upperBound, level: run.level, script: run.script, font: fonts[start])
+      )
+    }
+    split.visualOrder = split.runs.count == 1 ? [0] : bidiVisualOrder(split.runs.map(\.level))
+    return split
   }
 }

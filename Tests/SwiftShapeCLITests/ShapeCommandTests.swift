@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 import Testing
 
 @Suite("swiftshape shape")
@@ -185,6 +186,13 @@ struct ShapeCommandTests {
     ] {
       documents.append(try swiftshape(arguments).stdout)
     }
+    // A paragraph with fallback fonts and a character no font has.
+    documents.append(
+      try swiftshape(
+        [
+          "--paragraph", "--font", "sans", "--text", "Hello שלום 123 مرحبا! 日本 😀 ก",
+        ], environment: ["FONTCONFIG_FILE": Paths.fontconfigFile]
+      ).stdout)
     documents += try swiftshape(["-O", "jsonl", "--text", "a\nb"]).out.split(separator: "\n").map {
       Data($0.utf8)
     }

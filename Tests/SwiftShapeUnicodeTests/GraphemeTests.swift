@@ -87,7 +87,9 @@ struct GraphemeTests {
   /// Runs are cut where the font changes, as where the level or the script does.
   @Test func itemizationWithFonts() throws {
     let scalars = Array("ab 日本 cd".unicodeScalars)
-    let paragraph = try ItemizedParagraph(scalars, base: .auto, fonts: [0, 0, 0, 1, 1, 0, 0, 0])
+    let paragraph = try ItemizedParagraph(scalars, base: .auto).splittingRuns(byFonts: [
+      0, 0, 0, 1, 1, 0, 0, 0,
+    ])
     #expect(paragraph.runs.map(\.range) == [0..<3, 3..<5, 5..<6, 6..<8])
     #expect(paragraph.runs.map(\.font) == [0, 1, 0, 0])
     #expect(paragraph.runs.map(\.script) == ["Latn", "Hani", "Hani", "Latn"])
