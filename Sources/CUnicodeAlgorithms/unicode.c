@@ -94,6 +94,8 @@ static int have_icu(void) { return 1; }
 
 /// The error when ICU cannot be loaded.
 #define NO_ICU U_MISSING_RESOURCE_ERROR
+/// `swiftshape_simple_paragraph`'s answer when ICU cannot be loaded or memory runs out.
+#define NO_ICU_SIMPLE (-1)
 
 /// The classes a test gives to U+E000, U+E001, …
 struct class_table {
@@ -371,4 +373,50 @@ int32_t swiftshape_grapheme_boundaries(const uint32_t *text, int32_t count, int3
   free(units);
   free(scalar_of_unit);
   return U_FAILURE(error) ? error : 0;
+}
+
+int32_t swiftshape_simple_paragraph(const uint8_t *text, int32_t length, uint8_t paragraph_level, int32_t *script) {
+  *script = USCRIPT_COMMON;
+  if (paragraph_level == 1) return 0;
+  int loaded = 0;
+  int32_t found = -1;
+  for (int32_t i = 0; i < length;) {
+    // The text is valid UTF-8 (a Swift string's).
+    UChar32 c = text[i];
+    if (c < 0x80) {
+      i += 1;
+      // Speed: ASCII letters are Latin, the rest Common, none with extensions or bracket pairs
+      // that matter here (brackets pair within one script).
+      if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') {
+        if (found >= 0 && found != USCRIPT_LATIN) return 0;
+        found = USCRIPT_LATIN;
+      }
+      continue;
+    } else if (c < 0xE0) {
+      c = ((c & 0x1F) << 6) | (text[i + 1] & 0x3F);
+      i += 2;
+    } else if (c < 0xF0) {
+      c = ((c & 0x0F) << 12) | ((text[i + 1] & 0x3F) << 6) | (text[i + 2] & 0x3F);
+      i += 3;
+    } else {
+      c = ((c & 0x07) << 18) | ((text[i + 1] & 0x3F) << 12) | ((text[i + 2] & 0x3F) << 6) | (text[i + 3] & 0x3F);
+      i += 4;
+    }
+    if (!loaded && !(loaded = have_icu())) return NO_ICU_SIMPLE;
+    if (c >= 0x0590 && raises_levels(c)) return 0;
+    const struct properties *properties = properties_of(c);
+    if (properties == NULL) return NO_ICU_SIMPLE;
+    int32_t packed = properties->packed;
+    int32_t code = packed & 0xFFFF;
+    if (code == USCRIPT_COMMON || code == USCRIPT_INHERITED) {
+      // A character of several scripts may start a run of its own: the full itemizer decides.
+      if (packed & SWIFTSHAPE_MORE_SCRIPTS) return 0;
+      continue;
+    }
+    if (packed & SWIFTSHAPE_MORE_SCRIPTS) return 0;
+    if (found >= 0 && found != code) return 0;
+    found = code;
+  }
+  if (found >= 0) *script = found;
+  return 1;
 }

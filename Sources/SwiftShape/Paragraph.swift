@@ -34,6 +34,27 @@ extension ShapingFont {
   func shapeParagraph(
     _ text: String, options: ShapeOptions, base: BaseDirection, into result: inout ShapeResult
   ) throws {
+    // Speed: a paragraph of one run (one level, one script) with no fallback fonts is found
+    // without the arrays itemization fills (a word of Hindi: 0.8 µs over plain shaping before).
+    let simpleTag: UInt32?
+    do {
+      simpleTag = fallback == nil ? try ItemizedParagraph.singleRunScriptTag(text, base: base) : nil
+    } catch let error as UnicodeAlgorithmError {
+      throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
+    }
+    if let simpleTag {
+      try shapeSingleRun(
+        text, level: 0, script: Script(tag: OpenTypeTag(rawValue: simpleTag)), font: self, options: options,
+        into: &result)
+      result.baseLevel = 0
+      if result.runs.contains(where: { $0.glyphs.contains { $0.id == 0 } }) {
+        let scalars = Array(text.unicodeScalars)
+        result.missingCharacters = missingCharacters(
+          scalars, runs: [TextRun(range: 0..<scalars.count, level: 0, script: "")], shaped: result.runs,
+          options: options, text: text)
+      }
+      return
+    }
     let scalars = Array(text.unicodeScalars)
     let paragraph: ItemizedParagraph
     do {
@@ -48,23 +69,9 @@ extension ShapingFont {
     }
     // A paragraph of one run (one script, one level, one font) is shaped from its own string.
     if paragraph.runs.count == 1, let run = paragraph.runs.first {
-      var runOptions = options
-      runOptions.paragraph = nil
-      runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
-      runOptions.script = Script(iso15924: run.script)
-      let runFont = font(ofRun: run)
-      try runFont.shape(text, options: runOptions, into: &result)
-      let length =
-        switch options.clusterUnit {
-        case .unicodeScalars: scalars.count
-        case .utf8: text.utf8.count
-        case .utf16: text.utf16.count
-        }
-      for index in result.runs.indices {
-        result.runs[index].level = run.level
-        result.runs[index].range = 0..<length
-        adopt(&result.runs[index], shapedWith: runFont)
-      }
+      try shapeSingleRun(
+        text, level: run.level, script: Script(iso15924: run.script), font: font(ofRun: run), options: options,
+        into: &result)
       result.baseLevel = paragraph.baseLevel
       result.missingCharacters = missingCharacters(
         scalars, runs: paragraph.runs, shaped: result.runs, options: options, text: text)
@@ -155,6 +162,29 @@ extension ShapingFont {
     result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: visual, trace: trace)
     result.baseLevel = paragraph.baseLevel
     result.missingCharacters = missing
+  }
+
+  /// Shapes a paragraph of one run, at `level` in `script` with `runFont`, into `result`.
+  private func shapeSingleRun(
+    _ text: String, level: UInt8, script: Script, font runFont: ShapingFont, options: ShapeOptions,
+    into result: inout ShapeResult
+  ) throws {
+    var runOptions = options
+    runOptions.paragraph = nil
+    runOptions.direction = level & 1 == 1 ? .rightToLeft : .leftToRight
+    runOptions.script = script
+    try runFont.shape(text, options: runOptions, into: &result)
+    let length =
+      switch options.clusterUnit {
+      case .unicodeScalars: text.unicodeScalars.count
+      case .utf8: text.utf8.count
+      case .utf16: text.utf16.count
+      }
+    for index in result.runs.indices {
+      result.runs[index].level = level
+      result.runs[index].range = 0..<length
+      adopt(&result.runs[index], shapedWith: runFont)
+    }
   }
 
   /// The font a run of the paragraph is drawn with: this one, or one of its fallback fonts.

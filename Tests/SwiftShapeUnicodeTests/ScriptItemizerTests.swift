@@ -1,4 +1,6 @@
+import Foundation
 import SwiftShapeUnicode
+import TestFixtures
 import Testing
 
 /// Script itemization: each run one script, Common and Inherited characters with their context.
@@ -50,5 +52,37 @@ struct ScriptItemizerTests {
     #expect(try Self.pieces("مرحبا، سلام") == ["Arab:مرحبا، سلام"])
     #expect(try Self.pieces("abc، def") == ["Latn:abc", "Arab:، ", "Latn:def"])
     #expect(try Self.pieces("नमस्ते।") == ["Deva:नमस्ते।"])
+  }
+
+  /// The one-run shortcut agrees with itemization: where it finds one run, itemization finds that
+  /// run; where itemization finds several (or a level above 0), it finds none. On fixed strings and
+  /// on every line of the benchmark corpora in `../shared`, when it is there.
+  @Test func singleRunShortcutAgreesWithItemization() throws {
+    var lines = [
+      "Hello", "hello world (abc) 123.", "नमस्ते", "नमस्ते।", "abc שלום", "123", "...", "ab\u{301}c",
+      "(שלום)", "مرحبا", "日本語", "a日", "office ﬃ", "x 😀", "«abc»", "", " ", "abc، def",
+    ]
+    if let shared = Paths.shared {
+      let folder = shared + "/corpus/harfbuzz-6.0.0-perf/texts"
+      for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+        let text = (try? String(contentsOfFile: folder + "/" + file, encoding: .utf8)) ?? ""
+        lines += text.split(separator: "\n").prefix(2000).map(String.init)
+      }
+    }
+    var shortcuts = 0
+    for line in lines {
+      for base in BaseDirection.allCases {
+        let paragraph = try ItemizedParagraph(Array(line.unicodeScalars), base: base)
+        let oneRun = paragraph.runs.count == 1 && paragraph.runs[0].level == 0 && paragraph.baseLevel == 0
+        guard let tag = try ItemizedParagraph.singleRunScriptTag(line, base: base) else { continue }
+        shortcuts += 1
+        let code = String(
+          decoding: (0..<4).map { UInt8(truncatingIfNeeded: tag >> (24 - 8 * $0)) }, as: UTF8.self)
+        #expect(oneRun && paragraph.runs[0].script == code, "\(line) (\(base)): \(code), \(paragraph.runs)")
+      }
+    }
+    #expect(shortcuts > 10)
+    #expect(try ItemizedParagraph.singleRunScriptTag("abc שלום", base: .auto) == nil)
+    #expect(try ItemizedParagraph.singleRunScriptTag("abc", base: .rightToLeft) == nil)
   }
 }

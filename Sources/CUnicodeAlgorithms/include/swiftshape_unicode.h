@@ -75,6 +75,18 @@ int32_t swiftshape_fallback_properties(const uint32_t *text, int32_t count, uint
 /// Returns 0, or ICU's error code.
 int32_t swiftshape_grapheme_boundaries(const uint32_t *text, int32_t count, int32_t *boundaries, int32_t *found);
 
+/// Whether a paragraph of UTF-8 text (valid, `length` bytes) is one run: level 0 throughout (its
+/// paragraph level `paragraph_level` is 0 or SWIFTSHAPE_BIDI_AUTO and no character can raise a
+/// level) and one script (every character of one script, or Common or Inherited without
+/// Script_Extensions of their own). Returns 1, with the script (ICU's UScriptCode; Common for text
+/// of no specific script) in `script`; 0 when the paragraph needs the full algorithms; -1 when ICU
+/// cannot be loaded or memory runs out.
+int32_t swiftshape_simple_paragraph(const uint8_t *text, int32_t length, uint8_t paragraph_level,
+                                    int32_t *script);
+
+/// ICU's error code for "ICU cannot be loaded" (U_MISSING_RESOURCE_ERROR).
+#define SWIFTSHAPE_ICU_UNAVAILABLE 2
+
 /// ICU's name for an error code.
 const char *swiftshape_icu_error_name(int32_t code);
 
