@@ -52,7 +52,10 @@ static struct {
 static pthread_once_t icu_once = PTHREAD_ONCE_INIT;
 
 static void load_icu(void) {
-  void *library = dlopen(LIBRARY(U_ICU_VERSION_MAJOR_NUM), RTLD_NOW | RTLD_LOCAL);
+  // RTLD_LAZY: only the functions called are bound (RTLD_NOW bound all of libicuuc's and
+  // libstdc++'s at load: 2.9M instructions, about a millisecond at the start of every command
+  // that shapes a paragraph).
+  void *library = dlopen(LIBRARY(U_ICU_VERSION_MAJOR_NUM), RTLD_LAZY | RTLD_LOCAL);
   if (library == NULL) return;
 #define LOAD(name) *(void **)&icu.name = dlsym(library, SYMBOL(name)); if (icu.name == NULL) return
   LOAD(ubidi_openSized);
@@ -201,6 +204,10 @@ struct properties {
   uint32_t pair;
   /// SWIFTSHAPE_FALLBACK_* flags.
   uint8_t fallback;
+  /// Whether its bidi class can raise a level (see `raises_levels`).
+  uint8_t raises_levels;
+  /// The ISO 15924 code of its script as four bytes ('Latn' is 0x4C61746E).
+  uint32_t script_tag;
 };
 
 /// A code point's SWIFTSHAPE_FALLBACK_* flags.
@@ -241,7 +248,11 @@ static struct properties read_properties(UChar32 c) {
   int32_t packed = script | (type == U_BPT_OPEN ? SWIFTSHAPE_OPENING_BRACKET : 0) |
                    (type == U_BPT_CLOSE ? SWIFTSHAPE_CLOSING_BRACKET : 0) |
                    (has_own_extensions(c, script) ? SWIFTSHAPE_MORE_SCRIPTS : 0);
-  return (struct properties){packed, (uint32_t)ICU(u_getBidiPairedBracket)(c), read_fallback_flags(c)};
+  const char *code = ICU(uscript_getShortName)((UScriptCode)script);
+  uint32_t tag = 0;
+  for (int i = 0; code != NULL && i < 4 && code[i] != 0; ++i) tag = tag << 8 | (uint8_t)code[i];
+  return (struct properties){packed, (uint32_t)ICU(u_getBidiPairedBracket)(c), read_fallback_flags(c),
+                             (uint8_t)raises_levels(c), tag};
 }
 
 // Speed: the properties of each block of 256 code points, read from ICU the first time a
@@ -375,20 +386,25 @@ int32_t swiftshape_grapheme_boundaries(const uint32_t *text, int32_t count, int3
   return U_FAILURE(error) ? error : 0;
 }
 
-int32_t swiftshape_simple_paragraph(const uint8_t *text, int32_t length, uint8_t paragraph_level, int32_t *script) {
-  *script = USCRIPT_COMMON;
+int32_t swiftshape_simple_paragraph(const uint8_t *text, int32_t length, uint8_t paragraph_level,
+                                    uint32_t *script_tag, int32_t *scalar_count) {
+  // Common's code, for text with no character of a specific script.
+  *script_tag = 0x5A797979;
+  *scalar_count = 0;
   if (paragraph_level == 1) return 0;
   int loaded = 0;
   int32_t found = -1;
-  for (int32_t i = 0; i < length;) {
+  int32_t count = 0;
+  for (int32_t i = 0; i < length; ++count) {
     // The text is valid UTF-8 (a Swift string's).
     UChar32 c = text[i];
     if (c < 0x80) {
       i += 1;
-      // Speed: ASCII letters are Latin, the rest Common, none with extensions or bracket pairs
-      // that matter here (brackets pair within one script).
+      // Speed: ASCII letters are Latin, the rest Common, none with extensions of their own or a
+      // level above 0 (brackets pair within one script).
       if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') {
         if (found >= 0 && found != USCRIPT_LATIN) return 0;
+        if (found < 0) *script_tag = 0x4C61746E;
         found = USCRIPT_LATIN;
       }
       continue;
@@ -403,20 +419,19 @@ int32_t swiftshape_simple_paragraph(const uint8_t *text, int32_t length, uint8_t
       i += 4;
     }
     if (!loaded && !(loaded = have_icu())) return NO_ICU_SIMPLE;
-    if (c >= 0x0590 && raises_levels(c)) return 0;
     const struct properties *properties = properties_of(c);
     if (properties == NULL) return NO_ICU_SIMPLE;
+    if (properties->raises_levels) return 0;
     int32_t packed = properties->packed;
-    int32_t code = packed & 0xFFFF;
-    if (code == USCRIPT_COMMON || code == USCRIPT_INHERITED) {
-      // A character of several scripts may start a run of its own: the full itemizer decides.
-      if (packed & SWIFTSHAPE_MORE_SCRIPTS) return 0;
-      continue;
-    }
+    // A character whose extensions say more than its script may start a run of its own: the
+    // full itemizer decides.
     if (packed & SWIFTSHAPE_MORE_SCRIPTS) return 0;
+    int32_t code = packed & 0xFFFF;
+    if (code == USCRIPT_COMMON || code == USCRIPT_INHERITED) continue;
     if (found >= 0 && found != code) return 0;
     found = code;
+    *script_tag = properties->script_tag;
   }
-  if (found >= 0) *script = found;
+  *scalar_count = count;
   return 1;
 }

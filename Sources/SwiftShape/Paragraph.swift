@@ -36,16 +36,17 @@ extension ShapingFont {
   ) throws {
     // Speed: a paragraph of one run (one level, one script) with no fallback fonts is found
     // without the arrays itemization fills (a word of Hindi: 0.8 µs over plain shaping before).
-    let simpleTag: UInt32?
+    let simple: (scriptTag: UInt32, scalars: Int)?
     do {
-      simpleTag = fallback == nil ? try ItemizedParagraph.singleRunScriptTag(text, base: base) : nil
+      simple = fallback == nil ? try ItemizedParagraph.singleRun(text, base: base) : nil
     } catch let error as UnicodeAlgorithmError {
       throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
-    if let simpleTag {
+    if let simple {
       try shapeSingleRun(
-        text, level: 0, script: Script(tag: OpenTypeTag(rawValue: simpleTag)), font: self, options: options,
-        into: &result)
+        text, scalarCount: simple.scalars, level: 0,
+        script: Script(tag: OpenTypeTag(rawValue: simple.scriptTag)),
+        font: self, options: options, into: &result)
       result.baseLevel = 0
       if result.runs.contains(where: { $0.glyphs.contains { $0.id == 0 } }) {
         let scalars = Array(text.unicodeScalars)
@@ -70,8 +71,8 @@ extension ShapingFont {
     // A paragraph of one run (one script, one level, one font) is shaped from its own string.
     if paragraph.runs.count == 1, let run = paragraph.runs.first {
       try shapeSingleRun(
-        text, level: run.level, script: Script(iso15924: run.script), font: font(ofRun: run), options: options,
-        into: &result)
+        text, scalarCount: scalars.count, level: run.level, script: Script(iso15924: run.script),
+        font: font(ofRun: run), options: options, into: &result)
       result.baseLevel = paragraph.baseLevel
       result.missingCharacters = missingCharacters(
         scalars, runs: paragraph.runs, shaped: result.runs, options: options, text: text)
@@ -166,7 +167,8 @@ extension ShapingFont {
 
   /// Shapes a paragraph of one run, at `level` in `script` with `runFont`, into `result`.
   private func shapeSingleRun(
-    _ text: String, level: UInt8, script: Script, font runFont: ShapingFont, options: ShapeOptions,
+    _ text: String, scalarCount: Int, level: UInt8, script: Script, font runFont: ShapingFont,
+    options: ShapeOptions,
     into result: inout ShapeResult
   ) throws {
     var runOptions = options
@@ -176,7 +178,7 @@ extension ShapingFont {
     try runFont.shape(text, options: runOptions, into: &result)
     let length =
       switch options.clusterUnit {
-      case .unicodeScalars: text.unicodeScalars.count
+      case .unicodeScalars: scalarCount
       case .utf8: text.utf8.count
       case .utf16: text.utf16.count
       }

@@ -97,21 +97,23 @@ public struct ItemizedParagraph: Sendable {
   }
 
   /// For a paragraph that is one run — level 0 throughout and one script — that script's ISO
-  /// 15924 code as four bytes in a tag (`Latn` is 0x4C61_746E); nil for any other paragraph (and
-  /// for empty text), which `init(_:base:)` itemizes. The same run `init(_:base:)` gives, found
-  /// without its arrays: a word of Hindi is itemized in a quarter of the time.
+  /// 15924 code as four bytes in a tag (`Latn` is 0x4C61_746E) and the number of its Unicode
+  /// scalars; nil for any other paragraph (and for empty text), which `init(_:base:)` itemizes.
+  /// The same run `init(_:base:)` gives, found in one pass without its arrays: a word of Hindi
+  /// is itemized in a quarter of the time.
   ///
   /// - Throws: `UnicodeAlgorithmError` when ICU cannot be loaded.
-  public static func singleRunScriptTag(_ text: String, base: BaseDirection) throws -> UInt32? {
+  public static func singleRun(_ text: String, base: BaseDirection) throws -> (
+    scriptTag: UInt32, scalars: Int
+  )? {
     var text = text
-    var script: Int32 = 0
+    var tag: UInt32 = 0
+    var count: Int32 = 0
     let status = text.withUTF8 { bytes in
-      swiftshape_simple_paragraph(bytes.baseAddress, Int32(bytes.count), base.icuLevel, &script)
+      swiftshape_simple_paragraph(bytes.baseAddress, Int32(bytes.count), base.icuLevel, &tag, &count)
     }
     guard status >= 0 else { throw UnicodeAlgorithmError(Int32(SWIFTSHAPE_ICU_UNAVAILABLE), "itemizing") }
-    guard status == 1, !text.isEmpty, let code = swiftshape_script_code(script) else { return nil }
-    var tag: UInt32 = 0
-    for index in 0..<4 { tag = tag << 8 | UInt32(UInt8(bitPattern: code[index])) }
-    return tag
+    guard status == 1, count > 0 else { return nil }
+    return (tag, Int(count))
   }
 }

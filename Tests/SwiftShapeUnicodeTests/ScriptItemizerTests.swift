@@ -74,15 +74,17 @@ struct ScriptItemizerTests {
       for base in BaseDirection.allCases {
         let paragraph = try ItemizedParagraph(Array(line.unicodeScalars), base: base)
         let oneRun = paragraph.runs.count == 1 && paragraph.runs[0].level == 0 && paragraph.baseLevel == 0
-        guard let tag = try ItemizedParagraph.singleRunScriptTag(line, base: base) else { continue }
+        guard let (tag, count) = try ItemizedParagraph.singleRun(line, base: base) else { continue }
         shortcuts += 1
+        #expect(count == line.unicodeScalars.count)
         let code = String(
           decoding: (0..<4).map { UInt8(truncatingIfNeeded: tag >> (24 - 8 * $0)) }, as: UTF8.self)
         #expect(oneRun && paragraph.runs[0].script == code, "\(line) (\(base)): \(code), \(paragraph.runs)")
       }
     }
     #expect(shortcuts > 10)
-    #expect(try ItemizedParagraph.singleRunScriptTag("abc שלום", base: .auto) == nil)
-    #expect(try ItemizedParagraph.singleRunScriptTag("abc", base: .rightToLeft) == nil)
+    #expect(try ItemizedParagraph.singleRun("abc שלום", base: .auto) == nil)
+    #expect(try ItemizedParagraph.singleRun("abc", base: .rightToLeft) == nil)
+    #expect(try ItemizedParagraph.singleRun("", base: .auto) == nil)
   }
 }

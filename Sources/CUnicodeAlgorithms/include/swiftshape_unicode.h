@@ -78,11 +78,12 @@ int32_t swiftshape_grapheme_boundaries(const uint32_t *text, int32_t count, int3
 /// Whether a paragraph of UTF-8 text (valid, `length` bytes) is one run: level 0 throughout (its
 /// paragraph level `paragraph_level` is 0 or SWIFTSHAPE_BIDI_AUTO and no character can raise a
 /// level) and one script (every character of one script, or Common or Inherited without
-/// Script_Extensions of their own). Returns 1, with the script (ICU's UScriptCode; Common for text
-/// of no specific script) in `script`; 0 when the paragraph needs the full algorithms; -1 when ICU
-/// cannot be loaded or memory runs out.
+/// Script_Extensions of their own). Returns 1, with the script's ISO 15924 code as four bytes
+/// ('Latn' is 0x4C61746E; Zyyy, Common, for text of no specific script) in `script_tag` and the
+/// number of code points in `scalar_count`; 0 when the paragraph needs the full algorithms; -1
+/// when ICU cannot be loaded or memory runs out.
 int32_t swiftshape_simple_paragraph(const uint8_t *text, int32_t length, uint8_t paragraph_level,
-                                    int32_t *script);
+                                    uint32_t *script_tag, int32_t *scalar_count);
 
 /// ICU's error code for "ICU cannot be loaded" (U_MISSING_RESOURCE_ERROR).
 #define SWIFTSHAPE_ICU_UNAVAILABLE 2

@@ -9,6 +9,8 @@ public final class ShapeDocumentLines: @unchecked Sendable {
   /// What starts every line, up to the entry: kept outside any counted object, so that threads
   /// writing lines at once read it without each counting a reference to it.
   private let header: UnsafeMutableBufferPointer<UInt8>
+  /// The font object of a paragraph's runs in the document's font, made once.
+  private let runFont: UnsafeMutableBufferPointer<UInt8>
 
   /// A writer for documents of `font` and `options`.
   public init(font: ShapingFont, options: ShapeOptions, pattern: String? = nil) {
@@ -18,9 +20,17 @@ public final class ShapeDocumentLines: @unchecked Sendable {
     let header = document.compactHeader()
     self.header = .allocate(capacity: header.count)
     _ = self.header.initialize(from: header)
+    var runFont = ByteBuffer(capacity: 256)
+    ShapeDocument.appendRunFont(font.identity, fallback: false, to: &runFont)
+    let bytes = runFont.finish()
+    self.runFont = .allocate(capacity: bytes.count)
+    _ = self.runFont.initialize(from: bytes)
   }
 
-  deinit { header.deallocate() }
+  deinit {
+    header.deallocate()
+    runFont.deallocate()
+  }
 
   /// Appends one line, its newline included, for `entry`.
   public func append(_ entry: ShapeDocument.Entry, to bytes: inout [UInt8]) {
@@ -35,7 +45,10 @@ public final class ShapeDocumentLines: @unchecked Sendable {
   package func append(_ entry: ShapeDocument.Entry, to buffer: inout ByteBuffer) {
     buffer.reserveCapacity(buffer.count + header.count + ShapeDocument.compactSizeEstimate(entry))
     buffer.append(UnsafeBufferPointer(header))
-    ShapeDocument.appendEntry(entry, layout: .compact, to: &buffer)
+    ShapeDocument.appendEntry(
+      entry, layout: .compact,
+      runFont: ShapeDocument.RunFontBytes(font: document.font.identity, bytes: UnsafeBufferPointer(runFont)),
+      to: &buffer)
     buffer.append(literal: "]}\n")
   }
 }
