@@ -46,6 +46,7 @@ static struct {
   int32_t (*ubrk_first)(UBreakIterator *);
   int32_t (*ubrk_next)(UBreakIterator *);
   void (*ubrk_close)(UBreakIterator *);
+  int32_t (*ubrk_getRuleStatus)(UBreakIterator *);
   const char *(*u_errorName)(UErrorCode);
 } icu;
 
@@ -78,6 +79,7 @@ static void load_icu(void) {
   LOAD(ubrk_first);
   LOAD(ubrk_next);
   LOAD(ubrk_close);
+  LOAD(ubrk_getRuleStatus);
   LOAD(u_errorName);
 #undef LOAD
   icu.loaded = 1;
@@ -206,6 +208,8 @@ struct properties {
   uint8_t fallback;
   /// Whether its bidi class can raise a level (see `raises_levels`).
   uint8_t raises_levels;
+  /// Its bidi class (ICU's UCharDirection).
+  uint8_t bidi_class;
   /// The ISO 15924 code of its script as four bytes ('Latn' is 0x4C61746E).
   uint32_t script_tag;
 };
@@ -252,7 +256,7 @@ static struct properties read_properties(UChar32 c) {
   uint32_t tag = 0;
   for (int i = 0; code != NULL && i < 4 && code[i] != 0; ++i) tag = tag << 8 | (uint8_t)code[i];
   return (struct properties){packed, (uint32_t)ICU(u_getBidiPairedBracket)(c), read_fallback_flags(c),
-                             (uint8_t)raises_levels(c), tag};
+                             (uint8_t)raises_levels(c), (uint8_t)ICU(u_charDirection)(c), tag};
 }
 
 // Speed: the properties of each block of 256 code points, read from ICU the first time a
@@ -329,19 +333,25 @@ int32_t swiftshape_fallback_properties(const uint32_t *text, int32_t count, uint
   return 0;
 }
 
-// A character break iterator is costly to open (ICU builds it from its rules: tens of
-// microseconds), so each thread keeps one, closed when the thread ends.
-static pthread_key_t grapheme_key;
-static pthread_once_t grapheme_key_once = PTHREAD_ONCE_INIT;
+// A break iterator is costly to open (ICU builds it from its rules: tens of microseconds), so each
+// thread keeps one of each kind, closed when the thread ends.
+static pthread_key_t iterator_keys[2];
+static pthread_once_t iterator_keys_once = PTHREAD_ONCE_INIT;
 
-static void close_grapheme_iterator(void *iterator) { ICU(ubrk_close)(iterator); }
-static void make_grapheme_key(void) { pthread_key_create(&grapheme_key, close_grapheme_iterator); }
+static void close_iterator(void *iterator) { ICU(ubrk_close)(iterator); }
+static void make_iterator_keys(void) {
+  pthread_key_create(&iterator_keys[0], close_iterator);
+  pthread_key_create(&iterator_keys[1], close_iterator);
+}
 
-int32_t swiftshape_grapheme_boundaries(const uint32_t *text, int32_t count, int32_t *boundaries, int32_t *found) {
+/// The boundaries of `text` (UTF-32) that a break iterator of `type` finds, as code point indices
+/// from 0 to `count`, each with its rule status in `statuses` when not NULL.
+static int32_t find_boundaries(UBreakIteratorType type, int key, const uint32_t *text, int32_t count,
+                               int32_t *boundaries, int32_t *statuses, int32_t *found) {
   *found = 0;
   if (!have_icu()) return NO_ICU;
   if (count == 0) return 0;
-  // ICU breaks UTF-16: the text is converted, with the scalar index of each unit kept.
+  // ICU breaks UTF-16: the text is converted, with the code point index of each unit kept.
   uint16_t *units = malloc(sizeof(uint16_t) * 2 * (size_t)count);
   int32_t *scalar_of_unit = malloc(sizeof(int32_t) * (2 * (size_t)count + 1));
   if (units == NULL || scalar_of_unit == NULL) {
@@ -364,17 +374,19 @@ int32_t swiftshape_grapheme_boundaries(const uint32_t *text, int32_t count, int3
   }
   scalar_of_unit[length] = count;
   UErrorCode error = U_ZERO_ERROR;
-  pthread_once(&grapheme_key_once, make_grapheme_key);
-  UBreakIterator *iterator = pthread_getspecific(grapheme_key);
+  pthread_once(&iterator_keys_once, make_iterator_keys);
+  UBreakIterator *iterator = pthread_getspecific(iterator_keys[key]);
   if (iterator == NULL) {
-    iterator = ICU(ubrk_open)(UBRK_CHARACTER, "", NULL, 0, &error);
-    if (U_SUCCESS(error)) pthread_setspecific(grapheme_key, iterator);
+    iterator = ICU(ubrk_open)(type, "", NULL, 0, &error);
+    if (U_SUCCESS(error)) pthread_setspecific(iterator_keys[key], iterator);
   }
   if (U_SUCCESS(error)) ICU(ubrk_setText)(iterator, (const UChar *)units, length, &error);
   if (U_SUCCESS(error)) {
     int32_t n = 0;
     for (int32_t at = ICU(ubrk_first)(iterator); at != UBRK_DONE; at = ICU(ubrk_next)(iterator)) {
-      boundaries[n++] = scalar_of_unit[at];
+      boundaries[n] = scalar_of_unit[at];
+      if (statuses != NULL) statuses[n] = ICU(ubrk_getRuleStatus)(iterator);
+      ++n;
     }
     *found = n;
     // The iterator must not keep a pointer to text that is freed.
@@ -384,6 +396,22 @@ int32_t swiftshape_grapheme_boundaries(const uint32_t *text, int32_t count, int3
   free(units);
   free(scalar_of_unit);
   return U_FAILURE(error) ? error : 0;
+}
+
+int32_t swiftshape_grapheme_boundaries(const uint32_t *text, int32_t count, int32_t *boundaries, int32_t *found) {
+  return find_boundaries(UBRK_CHARACTER, 0, text, count, boundaries, NULL, found);
+}
+
+int32_t swiftshape_line_breaks(const uint32_t *text, int32_t count, int32_t *breaks, uint8_t *mandatory,
+                               int32_t *found) {
+  int32_t *statuses = malloc(sizeof(int32_t) * ((size_t)count + 1));
+  if (statuses == NULL) return U_MEMORY_ALLOCATION_ERROR;
+  int32_t status = find_boundaries(UBRK_LINE, 1, text, count, breaks, statuses, found);
+  for (int32_t i = 0; i < *found; ++i) {
+    mandatory[i] = statuses[i] >= UBRK_LINE_HARD && statuses[i] < UBRK_LINE_HARD_LIMIT;
+  }
+  free(statuses);
+  return status;
 }
 
 int32_t swiftshape_simple_paragraph(const uint8_t *text, int32_t length, uint8_t paragraph_level,
@@ -434,4 +462,14 @@ int32_t swiftshape_simple_paragraph(const uint8_t *text, int32_t length, uint8_t
   }
   *scalar_count = count;
   return 1;
+}
+
+int32_t swiftshape_bidi_classes(const uint32_t *text, int32_t count, uint8_t *classes) {
+  if (!have_icu()) return NO_ICU;
+  for (int32_t i = 0; i < count; ++i) {
+    const struct properties *found = properties_of((UChar32)text[i]);
+    if (found == NULL) return U_MEMORY_ALLOCATION_ERROR;
+    classes[i] = found->bidi_class;
+  }
+  return 0;
 }

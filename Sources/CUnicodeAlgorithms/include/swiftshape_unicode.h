@@ -75,6 +75,21 @@ int32_t swiftshape_fallback_properties(const uint32_t *text, int32_t count, uint
 /// Returns 0, or ICU's error code.
 int32_t swiftshape_grapheme_boundaries(const uint32_t *text, int32_t count, int32_t *boundaries, int32_t *found);
 
+/// The line break opportunities (UAX #14, ICU's line break iterator) of `text` (UTF-32, `count`
+/// code points): the code point indices before which a line may end, from 0 to `count`, in
+/// `breaks`, which has room for `count + 1`; `mandatory[i]` is 1 where the line must end (after a
+/// hard break: newline characters, U+2028, U+2029), 0 elsewhere. `found` gets how many.
+///
+/// Returns 0, or ICU's error code.
+int32_t swiftshape_line_breaks(const uint32_t *text, int32_t count, int32_t *breaks, uint8_t *mandatory,
+                               int32_t *found);
+
+/// The bidi class (ICU's UCharDirection value) of each code point of `text` (UTF-32), in
+/// `classes`.
+///
+/// Returns 0, or ICU's error code.
+int32_t swiftshape_bidi_classes(const uint32_t *text, int32_t count, uint8_t *classes);
+
 /// Whether a paragraph of UTF-8 text (valid, `length` bytes) is one run: level 0 throughout (its
 /// paragraph level `paragraph_level` is 0 or SWIFTSHAPE_BIDI_AUTO and no character can raise a
 /// level) and one script (every character of one script, or Common or Inherited without
