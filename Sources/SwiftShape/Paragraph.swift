@@ -238,7 +238,7 @@ extension Feature {
   /// The setting for a run that starts `start` clusters into the paragraph, whose clusters
   /// HarfBuzz numbers from `base`: its range cut to start no earlier than the run and moved by
   /// `base`; nil when it ends before the run. Global settings stay as they are.
-  fileprivate func forRun(startingAt start: Int, clustersFrom base: Int) -> Feature? {
+  func forRun(startingAt start: Int, clustersFrom base: Int) -> Feature? {
     guard !(self.start == 0 && end == Feature.globalEnd) else { return self }
     let start = UInt32(clamping: start)
     let base = UInt32(clamping: base)
@@ -258,7 +258,7 @@ extension Feature {
 extension Script {
   /// The script of an ISO 15924 code as itemization names it (four ASCII letters): what
   /// `init?(harfBuzzString:)` gives, without a C string made for it (600 instructions a run).
-  fileprivate init(iso15924 code: String) {
+  init(iso15924 code: String) {
     var tag: UInt32 = 0
     for byte in code.utf8.prefix(4) { tag = tag << 8 | UInt32(byte) }
     self.init(tag: OpenTypeTag(rawValue: tag))

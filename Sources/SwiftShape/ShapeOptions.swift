@@ -43,6 +43,14 @@ public struct ShapeOptions: Sendable, Hashable, Codable {
   /// Shape the text as a paragraph from this base direction (bidi, script runs, runs in visual
   /// order: `ShapingFont.shapeParagraph`); nil to shape it as one run, as hb-shape does.
   public var paragraph: BaseDirection?
+  /// With `paragraph`: break the paragraph into lines of at most this width, in the unit of the
+  /// result's positions (`ShapeResult.lines`); nil for one line however long.
+  public var lineWidth: Int32?
+  /// With `lineWidth`: where each line sits in the width.
+  public var alignment: LineAlignment = .start
+  /// With `lineWidth`: cut a word wider than the width between its grapheme clusters, rather than
+  /// giving it a line of its own that overflows.
+  public var breaksAnywhere: Bool = false
 
   public init(
     features: [Feature] = [], direction: Direction? = nil, script: Script? = nil, language: Language? = nil
@@ -62,4 +70,14 @@ public enum ClusterUnit: String, Sendable, Hashable, CaseIterable, Codable {
   case utf8
   /// UTF-16 code units, as platforms built on UTF-16 count.
   case utf16
+}
+
+/// Where a line sits in the width it is broken to.
+public enum LineAlignment: String, Sendable, Hashable, CaseIterable, Codable {
+  /// At the paragraph's start: the left for a left-to-right paragraph, the right for right to left.
+  case start
+  /// At the paragraph's end.
+  case end
+  /// In the middle.
+  case center
 }

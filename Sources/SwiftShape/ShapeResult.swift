@@ -20,6 +20,12 @@ public struct ShapeResult: Sendable, Hashable {
   /// For a paragraph: the characters no font has (drawn as `.notdef`), in logical order; empty
   /// for text shaped as one run.
   public var missingCharacters: [MissingCharacter] = []
+  /// For a paragraph broken to a width (`ShapeOptions.lineWidth`): its lines, top to bottom;
+  /// `runs` then holds every line's runs, line after line. Nil for text not broken into lines.
+  public var lines: [ShapedLine]?
+  /// For a paragraph broken to a width: how many line edges fell where HarfBuzz says breaking is
+  /// unsafe, so that the text on each side was shaped again.
+  public var reshapedEdges = 0
 
   /// An empty result (no text, no runs), for `ShapingFont.shape(_:options:into:)` to fill.
   public init() {
@@ -268,5 +274,41 @@ public struct ShapedGlyph: Sendable, Hashable, Codable, BitwiseCopyable {
     try container.encode(yOffset, forKey: .yOffset)
     try container.encode(flags, forKey: .flags)
     try container.encodeIfPresent(extents, forKey: .extents)
+  }
+}
+
+/// A line of a paragraph broken to a width (`ShapeOptions.lineWidth`). Positions are in the
+/// result's unit; y grows downward from the top of the paragraph.
+public struct ShapedLine: Sendable, Hashable {
+  /// The span of the paragraph the line holds, in the result's cluster unit.
+  public var range: Range<Int>
+  /// The sum of its runs' advances, trailing whitespace included.
+  public var advance: Int32
+  /// The advance without the whitespace at its end (which hangs past the width): what fits.
+  public var visibleAdvance: Int32
+  /// The largest ascender of its fonts.
+  public var ascent: Int32
+  /// The largest descender of its fonts, as a distance below the baseline.
+  public var descent: Int32
+  /// Where its baseline is: the distance from the top of the paragraph.
+  public var baseline: Int32
+  /// Where its first glyph (in visual order) starts, from the left of the width, by the alignment.
+  public var x: Int32
+  /// Its runs in visual order (rule L2 for the line; trailing whitespace at the paragraph level,
+  /// rule L1).
+  public var runs: [ShapedRun]
+
+  public init(
+    range: Range<Int>, advance: Int32, visibleAdvance: Int32, ascent: Int32, descent: Int32, baseline: Int32,
+    x: Int32, runs: [ShapedRun]
+  ) {
+    self.range = range
+    self.advance = advance
+    self.visibleAdvance = visibleAdvance
+    self.ascent = ascent
+    self.descent = descent
+    self.baseline = baseline
+    self.x = x
+    self.runs = runs
   }
 }

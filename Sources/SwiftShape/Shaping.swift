@@ -39,6 +39,7 @@ extension ShapingFont {
   {
     if let base = options.paragraph {
       try shapeParagraph(text, options: options, base: base, into: &result)
+      if let width = options.lineWidth { try breakLines(&result, options: options, width: width) }
       return
     }
     do {
@@ -88,6 +89,10 @@ extension ShapingFont {
     result.clusterUnit = options.clusterUnit
     result.baseLevel = nil
     if !result.missingCharacters.isEmpty { result.missingCharacters = [] }
+    if result.lines != nil {
+      result.lines = nil
+      result.reshapedEdges = 0
+    }
     result.trace = options.trace ? messages?.trace ?? [] : nil
     if result.runs.count == 1 {
       fill(&result.runs[0], from: buffer, options: options)

@@ -99,6 +99,19 @@ extension ShapingCommandSettings {
         .invalidArgument, input: self.font.noFallback ? "--no-fallback" : "--fallback-font-file",
         reason: "fallback fonts are for paragraphs: add --paragraph")
     }
+    if options.paragraph == nil,
+      options.lineWidth != nil || options.breaksAnywhere || options.alignment != .start
+    {
+      throw ShapingError(
+        .invalidArgument,
+        input: options.lineWidth != nil ? "--width" : options.breaksAnywhere ? "--break-anywhere" : "--align",
+        reason: "lines are broken in paragraphs: add --paragraph")
+    }
+    if options.lineWidth == nil, options.breaksAnywhere || options.alignment != .start {
+      throw ShapingError(
+        .invalidArgument, input: options.breaksAnywhere ? "--break-anywhere" : "--align",
+        reason: "needs --width")
+    }
     if !self.font.fallbackFiles.isEmpty, self.font.noFallback {
       throw ShapingError(
         .invalidArgument, input: "--no-fallback", reason: "cannot be combined with --fallback-font-file")

@@ -162,6 +162,35 @@ package struct ShapingSettings: Sendable, Equatable {
         }
         $0.shaping.options.paragraph = base
       },
+      .value(
+        "--width", valueName: "width",
+        help:
+          "With --paragraph: break each paragraph into lines of at most this width, in the output's unit (render: pixels at --em-pixels)."
+      ) {
+        let width: Double = try number($1, "--width")
+        guard width.isFinite, width > 0, width <= Double(Int32.max) else {
+          throw ShapingError(
+            .invalidArgument, input: "--width=\($1)",
+            reason: "not a width (a number above 0, up to 2147483647)")
+        }
+        $0.shaping.options.lineWidth = Int32(width.rounded())
+      },
+      .value(
+        "--align", valueName: "start|end|center",
+        help:
+          "With --width: where each line sits (start and end follow the paragraph's direction; default: start)."
+      ) {
+        guard let alignment = LineAlignment(rawValue: $1) else {
+          throw ShapingError(
+            .invalidArgument, input: "--align=\($1)", reason: "not an alignment (start, end or center)")
+        }
+        $0.shaping.options.alignment = alignment
+      },
+      .flag(
+        "--break-anywhere",
+        help:
+          "With --width: cut a word wider than the width between its characters rather than let it overflow."
+      ) { $0.shaping.options.breaksAnywhere = true },
       .flag("--verify", help: "Check the result; fail naming the check that does not hold.") {
         $0.shaping.options.verify = true
       },

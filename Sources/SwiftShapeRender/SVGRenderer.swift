@@ -163,15 +163,19 @@ public final class SVGRenderer {
 
     var lines: [Line] = []
     // Each line's glyphs with the index of their font in `faces`.
-    var runs: [(glyphs: [(ShapedGlyph, Int)], label: String?)] = results.map { result in
-      (
-        result.runs.flatMap { run in
-          let face = face(of: run); return run.glyphs.map { ($0, face) }
-        }, nil
-      )
+    // A paragraph broken to a width gives a line each of its lines, at the line's x.
+    var runs: [(glyphs: [(ShapedGlyph, Int)], label: String?, x: Double)] = results.flatMap { result in
+      let lines = result.lines.map { $0.map { ($0.runs, Double($0.x)) } } ?? [(result.runs, 0)]
+      return lines.map { runs, x -> (glyphs: [(ShapedGlyph, Int)], label: String?, x: Double) in
+        let glyphs = runs.flatMap { run in
+          let face = face(of: run)
+          return run.glyphs.map { ($0, face) }
+        }
+        return (glyphs, nil, x)
+      }
     }
     if let expected {
-      runs = runs.map { ($0.glyphs, "actual") } + [(expected.map { ($0, 0) }, "expected")]
+      runs = runs.map { ($0.glyphs, "actual", $0.x) } + [(expected.map { ($0, 0) }, "expected", 0)]
     }
     // Lines are stacked by the line height of the tallest font each has.
     var top = 0.0
@@ -194,7 +198,7 @@ public final class SVGRenderer {
         }
         lines.append(
           layOut(
-            run.glyphs, originX: 0, originY: top + ascender, vertical: false, ascender: ascender,
+            run.glyphs, originX: run.x, originY: top + ascender, vertical: false, ascender: ascender,
             descender: descender, label: run.label))
         top += ascender - descender + lineGap
       }

@@ -116,4 +116,8 @@ public struct ItemizedParagraph: Sendable {
     guard status == 1, count > 0 else { return nil }
     return (tag, Int(count))
   }
+
+  /// The visual order (rule L2) of runs of the given levels, `order[visual] = logical`: for the
+  /// runs of a line.
+  public static func visualOrder(levels: [UInt8]) -> [Int] { bidiVisualOrder(levels) }
 }

@@ -34,9 +34,18 @@ public struct HBFormat: Sendable, Hashable {
   /// (`ShapeOptions.paragraph`) are written one group a run, in visual order, each after its
   /// level and script: `<0 Latn>[H=0+1540|…] <1 Arab>[…]`, and the family of a fallback
   /// font: `<0 Hani "Noto Sans CJK JP">[…]`.
+  ///
+  /// A paragraph broken to a width (`ShapeOptions.lineWidth`) is written a line of output for
+  /// each of its lines, each with its runs so.
   public func line(for result: ShapeResult) -> String {
     guard result.runs.first?.level != nil else { return line(for: result.glyphs) }
-    return result.runs.map { run in
+    if let lines = result.lines { return lines.map { groups($0.runs) }.joined(separator: "\n") }
+    return groups(result.runs)
+  }
+
+  /// Runs of a paragraph, one group a run after its level and script.
+  private func groups(_ runs: [ShapedRun]) -> String {
+    runs.map { run in
       // A run of a fallback font names it: `<0 Hani "Noto Sans CJK JP">`.
       let font =
         run.isFallback

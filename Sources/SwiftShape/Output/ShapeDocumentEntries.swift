@@ -93,7 +93,9 @@ extension ShapeDocument {
         let itemLines =
           isArray
           && (depth == 2
-            || (depth == 4 && key == Array("glyphs".utf8) && stack[1].key == Array("runs".utf8)))
+            || (depth == 4 && key == Array("glyphs".utf8) && stack[1].key == Array("runs".utf8))
+            || (depth == 4 && key == Array("runs".utf8) && stack[1].key == Array("lines".utf8))
+            || (depth == 6 && key == Array("glyphs".utf8) && stack[1].key == Array("lines".utf8)))
         stack.append(Container(isArray: isArray, itemLines: itemLines, key: key))
         buffer.append(byte)
         if itemLines { itemStarts = true }
@@ -145,9 +147,51 @@ extension ShapeDocument {
       cursor.number(Int(advance.x))
       cursor.literal(",\"y\":")
       cursor.number(Int(advance.y))
-      cursor.literal("},\"runs\":[")
+      cursor.byte(UInt8(ascii: "}"))
     }
-    result.runs.withUnsafeBufferPointer { runs in
+    if let lines = result.lines {
+      buffer.write(upTo: 40) { (cursor: inout ByteBuffer.Cursor) in
+        cursor.literal(",\"reshaped_edges\":")
+        cursor.number(result.reshapedEdges)
+        cursor.literal(",\"lines\":[")
+      }
+      for (index, line) in lines.enumerated() {
+        buffer.write(upTo: 200) { (cursor: inout ByteBuffer.Cursor) in
+          cursor.literal(index > 0 ? ",{\"range\":[" : "{\"range\":[")
+          cursor.number(line.range.lowerBound)
+          cursor.byte(UInt8(ascii: ","))
+          cursor.number(line.range.upperBound)
+          cursor.literal("],\"advance\":")
+          cursor.number(Int(line.advance))
+          cursor.literal(",\"visible_advance\":")
+          cursor.number(Int(line.visibleAdvance))
+          cursor.literal(",\"ascent\":")
+          cursor.number(Int(line.ascent))
+          cursor.literal(",\"descent\":")
+          cursor.number(Int(line.descent))
+          cursor.literal(",\"baseline\":")
+          cursor.number(Int(line.baseline))
+          cursor.literal(",\"x\":")
+          cursor.number(Int(line.x))
+          cursor.literal(",\"runs\":")
+        }
+        appendCompactRuns(line.runs, runFont: runFont, to: &buffer)
+        buffer.append(UInt8(ascii: "}"))
+      }
+      buffer.append(UInt8(ascii: "]"))
+    } else {
+      buffer.append(literal: ",\"runs\":")
+      appendCompactRuns(result.runs, runFont: runFont, to: &buffer)
+    }
+    appendMissing(result.missingCharacters, to: &buffer)
+  }
+
+  /// A paragraph's runs, `[…]`, each with its font, level and range before the members of a run.
+  private static func appendCompactRuns(
+    _ runs: [ShapedRun], runFont: RunFontBytes?, to buffer: inout ByteBuffer
+  ) {
+    buffer.append(UInt8(ascii: "["))
+    runs.withUnsafeBufferPointer { runs in
       for index in runs.indices {
         let run = runs.baseAddress! + index
         if index > 0 { buffer.append(UInt8(ascii: ",")) }
@@ -176,9 +220,13 @@ extension ShapeDocument {
       }
     }
     buffer.append(UInt8(ascii: "]"))
-    guard !result.missingCharacters.isEmpty else { return }
+  }
+
+  /// The `missing` member, when some characters have no font.
+  private static func appendMissing(_ missingCharacters: [MissingCharacter], to buffer: inout ByteBuffer) {
+    guard !missingCharacters.isEmpty else { return }
     buffer.append(literal: ",\"missing\":[")
-    for (index, missing) in result.missingCharacters.enumerated() {
+    for (index, missing) in missingCharacters.enumerated() {
       buffer.write(upTo: 60) { (cursor: inout ByteBuffer.Cursor) in
         if index > 0 { cursor.byte(UInt8(ascii: ",")) }
         cursor.literal("{\"code_point\":")

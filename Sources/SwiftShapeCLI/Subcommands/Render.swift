@@ -108,10 +108,15 @@ struct RenderSettings: ShapingCommandSettings {
       svgOptions.background = color
     }
     try validate()
-    let request = try shapingRequest()
+    var request = try shapingRequest()
     let resolved = try request.resolveFont(cache: nil)
     for note in resolved.notes { Diagnostics.printNote(note) }
     let font = resolved.font
+    if let pixels = request.options.lineWidth {
+      // --width is in pixels at --em-pixels: the result's unit is 1/scale em.
+      let units = (Double(pixels) * Double(font.scale.x) / emPixels).rounded()
+      request.options.lineWidth = Int32(clamping: Int64(max(1, min(units, Double(Int32.max)))))
+    }
     let lines = try text.input(positionalText: positionals().text)
     let shaper = LineShaper(
       font: font, options: request.options, format: .jsonLines, maximumLength: text.maximumLength)

@@ -1,0 +1,247 @@
+import HarfBuzz
+import SwiftShapeUnicode
+
+extension ShapingFont {
+  /// Breaks a shaped paragraph into lines of at most `width` (`ShapeOptions.lineWidth`):
+  ///
+  /// - break opportunities and mandatory breaks from UAX #14 (ICU's line break iterator);
+  /// - greedy filling: a line takes as many of the pieces between opportunities as fit, its
+  ///   trailing whitespace not counted; a piece wider than the width alone takes a line of its
+  ///   own (with `breaksAnywhere`, it is cut between grapheme clusters instead);
+  /// - widths come from the paragraph as shaped; the text of a line is shaped again only next to
+  ///   an edge where HarfBuzz marked the glyph unsafe to break (or where the edge falls inside a
+  ///   cluster), with the paragraph around it as context, and `reshapedEdges` counts those edges;
+  /// - per line, trailing whitespace takes the paragraph level (rule L1) and the runs are put in
+  ///   visual order (rule L2).
+  func breakLines(_ result: inout ShapeResult, options: ShapeOptions, width: Int32) throws {
+    let text = result.text
+    let scalars = Array(text.unicodeScalars)
+    let count = scalars.count
+    guard count > 0, let baseLevel = result.baseLevel else {
+      result.lines = []
+      return
+    }
+    // Where each scalar starts in the cluster unit, and the scalar at each offset.
+    var offsets: [Int] = []
+    offsets.reserveCapacity(count + 1)
+    var position = 0
+    for scalar in scalars {
+      offsets.append(position)
+      switch options.clusterUnit {
+      case .unicodeScalars: position += 1
+      case .utf8: position += UTF8.width(scalar)
+      case .utf16: position += UTF16.width(scalar)
+      }
+    }
+    offsets.append(position)
+    var scalarAt = [Int](repeating: -1, count: position + 1)
+    for (index, offset) in offsets.enumerated() { scalarAt[offset] = index }
+
+    let breaks: [LineBreak]
+    let whitespace: [Bool]
+    do {
+      breaks = try LineBreaks.opportunities(scalars)
+      whitespace = try BidiParagraph.trailingWhitespace(scalars)
+    } catch let error as UnicodeAlgorithmError {
+      throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
+    }
+
+    // The runs in logical order, the advance of each scalar's cluster, and where breaking is
+    // unsafe: before a glyph HarfBuzz flagged, or inside a cluster.
+    let logical = result.runs.sorted { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
+    let vertical = logical.first?.direction.isVertical ?? false
+    var advance = [Int32](repeating: 0, count: count)
+    var startsCluster = [Bool](repeating: false, count: count + 1)
+    var unsafe = [Bool](repeating: false, count: count + 1)
+    startsCluster[count] = true
+    for run in logical {
+      for glyph in run.glyphs {
+        let scalar = glyph.cluster <= position ? scalarAt[glyph.cluster] : -1
+        guard scalar >= 0, scalar < count else { continue }
+        advance[scalar] &+= vertical ? -glyph.yAdvance : glyph.xAdvance
+        startsCluster[scalar] = true
+        if glyph.flags.contains(.unsafeToBreak) { unsafe[scalar] = true }
+      }
+    }
+    for index in 0...count where !startsCluster[index] { unsafe[index] = true }
+    var prefix = [Int64](repeating: 0, count: count + 1)
+    for index in 0..<count { prefix[index + 1] = prefix[index] + Int64(advance[index]) }
+    /// The width of scalars `a..<b` without the whitespace at its end.
+    func visibleWidth(_ a: Int, _ b: Int) -> Int64 {
+      var end = b
+      while end > a, whitespace[end - 1] { end -= 1 }
+      return prefix[end] - prefix[a]
+    }
+
+    // Greedy filling.
+    var graphemes: [Int]?
+    var ranges: [Range<Int>] = []
+    var start = 0
+    var next = 0
+    while start < count {
+      var end = -1
+      while next < breaks.count {
+        let candidate = breaks[next]
+        if end >= 0, visibleWidth(start, candidate.index) > Int64(width) { break }
+        end = candidate.index
+        next += 1
+        if candidate.isMandatory { break }
+      }
+      if end < 0 { end = count }
+      if options.breaksAnywhere, visibleWidth(start, end) > Int64(width) {
+        // A piece wider than the width alone: cut it after the last grapheme cluster that fits
+        // (at least one).
+        if graphemes == nil {
+          do {
+            graphemes = try GraphemeClusters.boundaries(scalars)
+          } catch let error as UnicodeAlgorithmError {
+            throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
+          }
+        }
+        let inside = graphemes!.filter { $0 > start && $0 < end }
+        if let first = inside.first {
+          let cut = inside.last { visibleWidth(start, $0) <= Int64(width) } ?? first
+          end = cut
+          // The break list resumes at the first opportunity after the cut.
+          next = breaks.firstIndex { $0.index > cut } ?? breaks.count
+        }
+      }
+      ranges.append(start..<end)
+      start = end
+    }
+
+    // Each line's runs: the paragraph's runs cut at the line's edges, its trailing whitespace at
+    // the paragraph level, reshaped next to an unsafe edge.
+    var lines: [ShapedLine] = []
+    var reshaped = 0
+    var top: Int32 = 0
+    for range in ranges {
+      var trailing = range.upperBound
+      while trailing > range.lowerBound, whitespace[trailing - 1] { trailing -= 1 }
+      let unsafeStart = range.lowerBound > 0 && unsafe[range.lowerBound]
+      let unsafeEnd = range.upperBound < count && unsafe[range.upperBound]
+      reshaped += (unsafeStart ? 1 : 0) + (unsafeEnd ? 1 : 0)
+      var pieces: [ShapedRun] = []
+      for run in logical {
+        guard let runRange = run.range else { continue }
+        let runStart = scalarAt[runRange.lowerBound]
+        let runEnd = scalarAt[runRange.upperBound]
+        let a = max(runStart, range.lowerBound)
+        let b = min(runEnd, range.upperBound)
+        guard a < b else { continue }
+        // Trailing whitespace is a piece of its own when rule L1 changes its level.
+        let cuts =
+          run.level == baseLevel
+          ? [(a, b, baseLevel)] : [(a, min(b, trailing), run.level ?? 0), (max(a, trailing), b, baseLevel)]
+        for (pieceStart, pieceEnd, level) in cuts where pieceStart < pieceEnd {
+          let needsShaping =
+            (pieceStart == range.lowerBound && unsafeStart) || (pieceEnd == range.upperBound && unsafeEnd)
+          var piece = run
+          if needsShaping {
+            piece = try reshape(
+              run, scalars: scalars, from: pieceStart, to: pieceEnd, offsets: offsets, options: options)
+          } else {
+            let low = offsets[pieceStart]
+            let high = offsets[pieceEnd]
+            piece.glyphs = run.glyphs.filter { $0.cluster >= low && $0.cluster < high }
+          }
+          piece.range = offsets[pieceStart]..<offsets[pieceEnd]
+          if level != piece.level {
+            // Trailing whitespace of a run at another level: the paragraph's direction.
+            let rightToLeft = level & 1 == 1
+            if rightToLeft != (piece.direction == .rightToLeft), !vertical {
+              piece.glyphs.reverse()
+              piece.direction = rightToLeft ? .rightToLeft : .leftToRight
+            }
+            piece.level = level
+          }
+          pieces.append(piece)
+        }
+      }
+      let order =
+        pieces.count == 1 ? [0] : ItemizedParagraph.visualOrder(levels: pieces.map { $0.level ?? 0 })
+      let visual = order.map { pieces[$0] }
+      var ascent: Int32 = 0
+      var descent: Int32 = 0
+      var gap: Int32 = 0
+      for piece in visual {
+        let font =
+          piece.isFallback
+          ? (fallback?.font(file: piece.font.file, faceIndex: piece.font.faceIndex, for: self) ?? self) : self
+        let extents = font.font.extents(for: .leftToRight)
+        ascent = max(ascent, extents.ascender)
+        descent = max(descent, -extents.descender)
+        gap = max(gap, extents.lineGap)
+      }
+      if visual.isEmpty {
+        let extents = font.extents(for: .leftToRight)
+        (ascent, descent, gap) = (extents.ascender, -extents.descender, extents.lineGap)
+      }
+      let total = visual.reduce(Int32(0)) { $0 &+ (vertical ? -$1.advance.y : $1.advance.x) }
+      // What fits is measured on the line's own glyphs (reshaping may change them).
+      let hanging = offsets[trailing]
+      let visible = visual.reduce(Int32(0)) { sum, run in
+        run.glyphs.reduce(sum) { $1.cluster >= hanging ? $0 : $0 &+ (vertical ? -$1.yAdvance : $1.xAdvance) }
+      }
+      let free = width &- visible
+      let rightToLeft = baseLevel & 1 == 1
+      let x: Int32 =
+        switch options.alignment {
+        case .start: rightToLeft ? free : 0
+        case .end: rightToLeft ? 0 : free
+        case .center: free / 2
+        }
+      lines.append(
+        ShapedLine(
+          range: offsets[range.lowerBound]..<offsets[range.upperBound], advance: total,
+          visibleAdvance: visible,
+          ascent: ascent, descent: descent, baseline: top &+ ascent, x: x, runs: visual))
+      top = top &+ ascent &+ descent &+ gap
+    }
+    result.runs = lines.flatMap(\.runs)
+    result.lines = lines
+    result.reshapedEdges = reshaped
+  }
+
+  /// A run's scalars `start..<end` shaped again, alone, with the rest of the paragraph (and the
+  /// given context) as context; clusters counted from the start of the paragraph.
+  private func reshape(
+    _ run: ShapedRun, scalars: [Unicode.Scalar], from start: Int, to end: Int, offsets: [Int],
+    options: ShapeOptions
+  ) throws -> ShapedRun {
+    func string(_ range: Range<Int>) -> String {
+      var view = String.UnicodeScalarView()
+      view.append(contentsOf: scalars[range])
+      return String(view)
+    }
+    var runOptions = options
+    runOptions.paragraph = nil
+    runOptions.lineWidth = nil
+    runOptions.direction = run.direction
+    runOptions.script = run.script
+    runOptions.textBefore = options.textBefore + string(0..<start)
+    runOptions.textAfter = string(end..<scalars.count) + options.textAfter
+    let base = offsets[start]
+    runOptions.features = options.features.compactMap { feature in
+      guard !(feature.start == 0 && feature.end == Feature.globalEnd) else { return feature }
+      var moved = feature
+      moved.start = UInt32(clamping: max(Int(feature.start) - base, 0))
+      if feature.end != Feature.globalEnd {
+        guard Int(feature.end) > base else { return nil }
+        moved.end = UInt32(clamping: Int(feature.end) - base)
+      }
+      return moved
+    }
+    let runFont =
+      run.isFallback
+      ? (fallback?.font(file: run.font.file, faceIndex: run.font.faceIndex, for: self) ?? self) : self
+    let shaped = try runFont.shape(string(start..<end), options: runOptions)
+    var piece = run
+    piece.glyphs = shaped.glyphs.map { glyph in
+      var glyph = glyph
+      glyph.cluster += base
+      return glyph
+    }
+    return piece
+  }
+}
