@@ -73,54 +73,48 @@ extension ShapingFont {
       return prefix[end] - prefix[a]
     }
 
-    // Greedy filling.
+    // Greedy filling: the end of the line that starts at `start`.
     var graphemes: [Int]?
-    var ranges: [Range<Int>] = []
-    var start = 0
-    var next = 0
-    while start < count {
+    func loadGraphemes() throws -> [Int] {
+      if let graphemes { return graphemes }
+      do {
+        graphemes = try GraphemeClusters.boundaries(scalars)
+      } catch let error as UnicodeAlgorithmError {
+        throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
+      }
+      return graphemes!
+    }
+    func lineEnd(from start: Int) throws -> Int {
+      // The first opportunity after the start.
+      var low = 0
+      var high = breaks.count
+      while low < high {
+        let middle = (low + high) / 2
+        if breaks[middle].index <= start { low = middle + 1 } else { high = middle }
+      }
       var end = -1
-      while next < breaks.count {
-        let candidate = breaks[next]
+      for candidate in breaks[low...] {
         if end >= 0, visibleWidth(start, candidate.index) > Int64(width) { break }
         end = candidate.index
-        next += 1
         if candidate.isMandatory { break }
       }
       if end < 0 { end = count }
       if options.breaksAnywhere, visibleWidth(start, end) > Int64(width) {
         // A piece wider than the width alone: cut it after the last grapheme cluster that fits
         // (at least one).
-        if graphemes == nil {
-          do {
-            graphemes = try GraphemeClusters.boundaries(scalars)
-          } catch let error as UnicodeAlgorithmError {
-            throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
-          }
-        }
-        let inside = graphemes!.filter { $0 > start && $0 < end }
-        if let first = inside.first {
-          let cut = inside.last { visibleWidth(start, $0) <= Int64(width) } ?? first
-          end = cut
-          // The break list resumes at the first opportunity after the cut.
-          next = breaks.firstIndex { $0.index > cut } ?? breaks.count
-        }
+        let inside = try loadGraphemes().filter { $0 > start && $0 < end }
+        if let first = inside.first { end = inside.last { visibleWidth(start, $0) <= Int64(width) } ?? first }
       }
-      ranges.append(start..<end)
-      start = end
+      return end
     }
 
     // Each line's runs: the paragraph's runs cut at the line's edges, its trailing whitespace at
     // the paragraph level, reshaped next to an unsafe edge.
-    var lines: [ShapedLine] = []
-    var reshaped = 0
-    var top: Int32 = 0
-    for range in ranges {
+    func makeLine(_ range: Range<Int>, top: Int32) throws -> (line: ShapedLine, gap: Int32, reshaped: Int) {
       var trailing = range.upperBound
       while trailing > range.lowerBound, whitespace[trailing - 1] { trailing -= 1 }
       let unsafeStart = range.lowerBound > 0 && unsafe[range.lowerBound]
       let unsafeEnd = range.upperBound < count && unsafe[range.upperBound]
-      reshaped += (unsafeStart ? 1 : 0) + (unsafeEnd ? 1 : 0)
       var pieces: [ShapedRun] = []
       for run in logical {
         guard let runRange = run.range else { continue }
@@ -191,12 +185,32 @@ extension ShapingFont {
         case .end: rightToLeft ? 0 : free
         case .center: free / 2
         }
-      lines.append(
-        ShapedLine(
-          range: offsets[range.lowerBound]..<offsets[range.upperBound], advance: total,
-          visibleAdvance: visible,
-          ascent: ascent, descent: descent, baseline: top &+ ascent, x: x, runs: visual))
-      top = top &+ ascent &+ descent &+ gap
+      let line = ShapedLine(
+        range: offsets[range.lowerBound]..<offsets[range.upperBound], advance: total, visibleAdvance: visible,
+        ascent: ascent, descent: descent, baseline: top &+ ascent, x: x, runs: visual)
+      return (line, gap, (unsafeStart ? 1 : 0) + (unsafeEnd ? 1 : 0))
+    }
+
+    var lines: [ShapedLine] = []
+    var reshaped = 0
+    var top: Int32 = 0
+    var start = 0
+    let opportunities = Set(breaks.map(\.index))
+    while start < count {
+      var end = try lineEnd(from: start)
+      var made = try makeLine(start..<end, top: top)
+      // A line cut inside a word measured the glyphs of the unbroken word: reshaped, it may be
+      // wider. It is then cut a grapheme cluster earlier, while it has more than one.
+      while options.breaksAnywhere, made.line.visibleAdvance > width, !opportunities.contains(end),
+        let earlier = try loadGraphemes().last(where: { $0 > start && $0 < end })
+      {
+        end = earlier
+        made = try makeLine(start..<end, top: top)
+      }
+      lines.append(made.line)
+      reshaped += made.reshaped
+      top = top &+ made.line.ascent &+ made.line.descent &+ made.gap
+      start = end
     }
     result.runs = lines.flatMap(\.runs)
     result.lines = lines
