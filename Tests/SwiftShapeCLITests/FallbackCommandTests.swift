@@ -84,6 +84,11 @@ struct FallbackCommandTests {
     ),
     (["--no-fallback", "a"], 64, "--no-fallback: fallback fonts are for paragraphs"),
     (["--paragraph", "--base-direction=up", "a"], 64, "--base-direction=up: not a base direction"),
+    (["--width", "100", "a"], 64, "--width: lines are broken in paragraphs: add --paragraph"),
+    (["--paragraph", "--width=0", "a"], 64, "--width=0: not a width"),
+    (["--paragraph", "--width=wide", "a"], 64, "--width"),
+    (["--paragraph", "--width=100", "--align=up", "a"], 64, "--align=up: not an alignment"),
+    (["--paragraph", "--break-anywhere", "a"], 64, "--break-anywhere: needs --width"),
   ])
   func badInput(arguments: [String], status: Int32, message: String) throws {
     let result = try swiftshape(arguments, environment: Self.environment)

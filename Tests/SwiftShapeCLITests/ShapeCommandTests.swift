@@ -193,6 +193,14 @@ struct ShapeCommandTests {
           "--paragraph", "--font", "sans", "--text", "Hello שלום 123 مرحبا! 日本 😀 ก",
         ], environment: ["FONTCONFIG_FILE": Paths.fontconfigFile]
       ).stdout)
+    // A paragraph broken to a width, in both layouts.
+    for format in ["json", "jsonl"] {
+      documents.append(
+        try swiftshape([
+          "-O", format, "--paragraph", "--width", "5000", "--text",
+          "Hello שלום 123 مرحبا! and more words to break",
+        ]).stdout)
+    }
     documents += try swiftshape(["-O", "jsonl", "--text", "a\nb"]).out.split(separator: "\n").map {
       Data($0.utf8)
     }

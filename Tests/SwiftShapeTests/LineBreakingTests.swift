@@ -1,3 +1,4 @@
+import Foundation
 import SwiftShape
 import TestFixtures
 import Testing
@@ -166,5 +167,22 @@ struct LineBreakingTests {
     #expect(result.lines?.map(\.range) == [0..<3, 3..<5])
     try font.shape("ab", into: &result)
     #expect(result.lines == nil && result.reshapedEdges == 0)
+  }
+
+  /// The lines code and decode in the documented format.
+  @Test func linesDecodeFromTheDocument() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let options = Self.options(width: 3000)
+    let result = try font.shape(Self.samples[0].text, options: options)
+    let document = ShapeDocument(font: font, options: options, entries: [.init(line: 1, result: result)])
+    for layout in [ShapeDocument.Layout.compact, .pretty] {
+      let decoded = try JSONDecoder().decode(
+        DecodedShapeDocument.self, from: Data(document.json(layout).utf8))
+      let back = try #require(decoded.results.first?.result)
+      #expect(back.lines == result.lines)
+      #expect(back.runs == result.runs && back.reshapedEdges == result.reshapedEdges)
+    }
+    let coded = try JSONDecoder().decode(ShapeResult.self, from: JSONEncoder().encode(result))
+    #expect(coded.lines == result.lines)
   }
 }

@@ -8,7 +8,8 @@ extension ShapeResult: Codable {
   private enum CodingKeys: String, CodingKey {
     case text
     case clusterUnit = "cluster_unit"
-    case level, runs, trace, missing
+    case level, runs, trace, missing, lines
+    case reshapedEdges = "reshaped_edges"
   }
 
   public init(from decoder: any Decoder) throws {
@@ -20,6 +21,8 @@ extension ShapeResult: Codable {
       trace: try container.decodeIfPresent([TraceEvent].self, forKey: .trace))
     baseLevel = try container.decodeIfPresent(UInt8.self, forKey: .level)
     missingCharacters = try container.decodeIfPresent([MissingCharacter].self, forKey: .missing) ?? []
+    lines = try container.decodeIfPresent([ShapedLine].self, forKey: .lines)
+    reshapedEdges = try container.decodeIfPresent(Int.self, forKey: .reshapedEdges) ?? 0
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -29,7 +32,48 @@ extension ShapeResult: Codable {
     try container.encodeIfPresent(baseLevel, forKey: .level)
     try container.encode(runs, forKey: .runs)
     if !missingCharacters.isEmpty { try container.encode(missingCharacters, forKey: .missing) }
+    if let lines {
+      try container.encode(lines, forKey: .lines)
+      try container.encode(reshapedEdges, forKey: .reshapedEdges)
+    }
     try container.encodeIfPresent(trace, forKey: .trace)
+  }
+}
+
+extension ShapedLine: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case range, advance
+    case visibleAdvance = "visible_advance"
+    case ascent, descent, baseline, x, runs
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let range = try container.decode([Int].self, forKey: .range)
+    guard range.count == 2, range[0] <= range[1] else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .range, in: container, debugDescription: "not [start, end]")
+    }
+    self.init(
+      range: range[0]..<range[1], advance: try container.decode(Int32.self, forKey: .advance),
+      visibleAdvance: try container.decode(Int32.self, forKey: .visibleAdvance),
+      ascent: try container.decode(Int32.self, forKey: .ascent),
+      descent: try container.decode(Int32.self, forKey: .descent),
+      baseline: try container.decode(Int32.self, forKey: .baseline),
+      x: try container.decode(Int32.self, forKey: .x),
+      runs: try container.decode([ShapedRun].self, forKey: .runs))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode([range.lowerBound, range.upperBound], forKey: .range)
+    try container.encode(advance, forKey: .advance)
+    try container.encode(visibleAdvance, forKey: .visibleAdvance)
+    try container.encode(ascent, forKey: .ascent)
+    try container.encode(descent, forKey: .descent)
+    try container.encode(baseline, forKey: .baseline)
+    try container.encode(x, forKey: .x)
+    try container.encode(runs, forKey: .runs)
   }
 }
 
@@ -228,7 +272,22 @@ public struct DecodedShapeDocument: Decodable, Sendable {
         return run
       }
       var result: ShapeResult
-      if let runs = entry.runs {
+      if let lines = entry.lines {
+        let shapedLines = lines.map { line in
+          ShapedLine(
+            range: line.range[0]..<max(line.range[0], line.range[1]), advance: line.advance,
+            visibleAdvance: line.visibleAdvance, ascent: line.ascent, descent: line.descent,
+            baseline: line.baseline,
+            x: line.x, runs: line.runs.map { run($0, level: $0.level, range: $0.range.map { $0[0]..<$0[1] }) }
+          )
+        }
+        result = ShapeResult(
+          text: entry.text, clusterUnit: clusterUnit, runs: shapedLines.flatMap(\.runs), trace: entry.trace)
+        result.baseLevel = entry.level
+        result.lines = shapedLines
+        result.reshapedEdges = entry.reshapedEdges ?? 0
+        result.missingCharacters = entry.missing ?? []
+      } else if let runs = entry.runs {
         result = ShapeResult(
           text: entry.text, clusterUnit: clusterUnit,
           runs: runs.map { run($0, level: $0.level, range: $0.range.map { $0[0]..<$0[1] }) },
@@ -262,6 +321,40 @@ public struct DecodedShapeDocument: Decodable, Sendable {
     }
   }
 
+  /// A line of a paragraph broken to a width, as the document writes it.
+  private struct LineFields: Decodable {
+    var range: [Int]
+    var advance: Int32
+    var visibleAdvance: Int32
+    var ascent: Int32
+    var descent: Int32
+    var baseline: Int32
+    var x: Int32
+    var runs: [RunFields]
+
+    private enum CodingKeys: String, CodingKey {
+      case range, advance
+      case visibleAdvance = "visible_advance"
+      case ascent, descent, baseline, x, runs
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      range = try container.decode([Int].self, forKey: .range)
+      guard range.count == 2 else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .range, in: container, debugDescription: "not [start, end]")
+      }
+      advance = try container.decode(Int32.self, forKey: .advance)
+      visibleAdvance = try container.decode(Int32.self, forKey: .visibleAdvance)
+      ascent = try container.decode(Int32.self, forKey: .ascent)
+      descent = try container.decode(Int32.self, forKey: .descent)
+      baseline = try container.decode(Int32.self, forKey: .baseline)
+      x = try container.decode(Int32.self, forKey: .x)
+      runs = try container.decode([RunFields].self, forKey: .runs)
+    }
+  }
+
   /// A run as the document writes it.
   private struct RunFields: Decodable {
     var font: RunFont?
@@ -283,8 +376,13 @@ public struct DecodedShapeDocument: Decodable, Sendable {
     var run: RunFields
     var trace: [TraceEvent]?
     var missing: [MissingCharacter]?
+    var lines: [LineFields]?
+    var reshapedEdges: Int?
 
-    private enum CodingKeys: String, CodingKey { case line, text, level, runs, trace, direction, missing }
+    private enum CodingKeys: String, CodingKey {
+      case line, text, level, runs, trace, direction, missing, lines
+      case reshapedEdges = "reshaped_edges"
+    }
 
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -294,8 +392,10 @@ public struct DecodedShapeDocument: Decodable, Sendable {
       runs = try container.decodeIfPresent([RunFields].self, forKey: .runs)
       trace = try container.decodeIfPresent([TraceEvent].self, forKey: .trace)
       missing = try container.decodeIfPresent([MissingCharacter].self, forKey: .missing)
+      lines = try container.decodeIfPresent([LineFields].self, forKey: .lines)
+      reshapedEdges = try container.decodeIfPresent(Int.self, forKey: .reshapedEdges)
       run =
-        runs == nil
+        runs == nil && lines == nil
         ? try RunFields(from: decoder)
         : RunFields(
           font: nil, level: nil, range: nil, direction: .leftToRight, script: .common, language: nil,
