@@ -140,6 +140,14 @@ func measureAll() throws -> [Figure] {
       printError("swiftshape-benchmarks: \(mixedText) or \(dejaVuSans) is absent: no figure for mixed text")
     }
   }
+  if wanted("lines") {
+    // The English and Persian texts, each line a paragraph.
+    for corpus in corpora where corpus.name.contains("thelittleprince") {
+      report(
+        try benchmarks.lineBreakLibrary(
+          name: corpus.name, font: corpus.font, lines: corpus.lines, target: 1.3))
+    }
+  }
   return figures
 }
 

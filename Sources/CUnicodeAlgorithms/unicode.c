@@ -473,3 +473,28 @@ int32_t swiftshape_bidi_classes(const uint32_t *text, int32_t count, uint8_t *cl
   }
   return 0;
 }
+
+int32_t swiftshape_line_end_whitespace(const uint32_t *text, int32_t count, uint8_t *flags) {
+  // ICU's UCharDirection classes that rule L1 resets: B, S, WS, LRE, LRO, RLE, RLO, PDF, BN, FSI,
+  // LRI, RLI, PDI.
+  const uint32_t resetting = 1u << U_BLOCK_SEPARATOR | 1u << U_SEGMENT_SEPARATOR | 1u << U_WHITE_SPACE_NEUTRAL |
+                             1u << U_LEFT_TO_RIGHT_EMBEDDING | 1u << U_LEFT_TO_RIGHT_OVERRIDE |
+                             1u << U_RIGHT_TO_LEFT_EMBEDDING | 1u << U_RIGHT_TO_LEFT_OVERRIDE |
+                             1u << U_POP_DIRECTIONAL_FORMAT | 1u << U_BOUNDARY_NEUTRAL |
+                             1u << U_FIRST_STRONG_ISOLATE | 1u << U_LEFT_TO_RIGHT_ISOLATE |
+                             1u << U_RIGHT_TO_LEFT_ISOLATE | 1u << U_POP_DIRECTIONAL_ISOLATE;
+  int loaded = 0;
+  for (int32_t i = 0; i < count; ++i) {
+    uint32_t c = text[i];
+    // Speed: printable ASCII but the space is none of those classes.
+    if (c >= 0x21 && c < 0x7F) {
+      flags[i] = 0;
+      continue;
+    }
+    if (!loaded && !(loaded = have_icu())) return NO_ICU;
+    const struct properties *found = properties_of((UChar32)c);
+    if (found == NULL) return U_MEMORY_ALLOCATION_ERROR;
+    flags[i] = found->bidi_class < 32 && (resetting >> found->bidi_class & 1);
+  }
+  return 0;
+}

@@ -21,6 +21,19 @@ extension ShapingFont {
       result.lines = []
       return
     }
+    let whitespace: [Bool]
+    do {
+      whitespace = try BidiParagraph.trailingWhitespace(scalars)
+    } catch let error as UnicodeAlgorithmError {
+      throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
+    }
+    if let line = singleLine(result, scalars: scalars, whitespace: whitespace, options: options, width: width)
+    {
+      result.lines = [line]
+      result.reshapedEdges = 0
+      return
+    }
+
     // Where each scalar starts in the cluster unit, and the scalar at each offset.
     var offsets: [Int] = []
     offsets.reserveCapacity(count + 1)
@@ -36,15 +49,6 @@ extension ShapingFont {
     offsets.append(position)
     var scalarAt = [Int](repeating: -1, count: position + 1)
     for (index, offset) in offsets.enumerated() { scalarAt[offset] = index }
-
-    let breaks: [LineBreak]
-    let whitespace: [Bool]
-    do {
-      breaks = try LineBreaks.opportunities(scalars)
-      whitespace = try BidiParagraph.trailingWhitespace(scalars)
-    } catch let error as UnicodeAlgorithmError {
-      throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
-    }
 
     // The runs in logical order, the advance of each scalar's cluster, and where breaking is
     // unsafe: before a glyph HarfBuzz flagged, or inside a cluster.
@@ -71,6 +75,24 @@ extension ShapingFont {
       var end = b
       while end > a, whitespace[end - 1] { end -= 1 }
       return prefix[end] - prefix[a]
+    }
+
+    // Speed: a paragraph that fits the width and has no hard break is one line, found without
+    // ICU's line break iterator (about 3 µs for a line of English).
+    let fitsWhole =
+      visibleWidth(0, count) <= Int64(width)
+      && !scalars.dropLast().contains {
+        switch $0.value {
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+        default: false
+        }
+      }
+    let breaks: [LineBreak]
+    do {
+      breaks =
+        fitsWhole ? [LineBreak(index: count, isMandatory: true)] : try LineBreaks.opportunities(scalars)
+    } catch let error as UnicodeAlgorithmError {
+      throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
 
     // Greedy filling: the end of the line that starts at `start`.
@@ -108,6 +130,7 @@ extension ShapingFont {
       return end
     }
 
+    let ownExtents = font.extents(for: .leftToRight)
     // Each line's runs: the paragraph's runs cut at the line's edges, its trailing whitespace at
     // the paragraph level, reshaped next to an unsafe edge.
     func makeLine(_ range: Range<Int>, top: Int32) throws -> (line: ShapedLine, gap: Int32, reshaped: Int) {
@@ -155,21 +178,19 @@ extension ShapingFont {
       let order =
         pieces.count == 1 ? [0] : ItemizedParagraph.visualOrder(levels: pieces.map { $0.level ?? 0 })
       let visual = order.map { pieces[$0] }
-      var ascent: Int32 = 0
-      var descent: Int32 = 0
-      var gap: Int32 = 0
-      for piece in visual {
-        let font =
-          piece.isFallback
-          ? (fallback?.font(file: piece.font.file, faceIndex: piece.font.faceIndex, for: self) ?? self) : self
-        let extents = font.font.extents(for: .leftToRight)
-        ascent = max(ascent, extents.ascender)
-        descent = max(descent, -extents.descender)
-        gap = max(gap, extents.lineGap)
-      }
-      if visual.isEmpty {
-        let extents = font.extents(for: .leftToRight)
-        (ascent, descent, gap) = (extents.ascender, -extents.descender, extents.lineGap)
+      var (ascent, descent, gap) = (ownExtents.ascender, -ownExtents.descender, ownExtents.lineGap)
+      if !visual.allSatisfy({ !$0.isFallback }) {
+        (ascent, descent, gap) = (0, 0, 0)
+        for piece in visual {
+          let font =
+            piece.isFallback
+            ? (fallback?.font(file: piece.font.file, faceIndex: piece.font.faceIndex, for: self) ?? self)
+            : self
+          let extents = font.font.extents(for: .leftToRight)
+          ascent = max(ascent, extents.ascender)
+          descent = max(descent, -extents.descender)
+          gap = max(gap, extents.lineGap)
+        }
       }
       let total = visual.reduce(Int32(0)) { $0 &+ (vertical ? -$1.advance.y : $1.advance.x) }
       // What fits is measured on the line's own glyphs (reshaping may change them).
@@ -195,7 +216,7 @@ extension ShapingFont {
     var reshaped = 0
     var top: Int32 = 0
     var start = 0
-    let opportunities = Set(breaks.map(\.index))
+    let opportunities = options.breaksAnywhere ? Set(breaks.map(\.index)) : []
     while start < count {
       var end = try lineEnd(from: start)
       var made = try makeLine(start..<end, top: top)
@@ -215,6 +236,72 @@ extension ShapingFont {
     result.runs = lines.flatMap(\.runs)
     result.lines = lines
     result.reshapedEdges = reshaped
+  }
+
+  /// Speed: a paragraph that fits the width whole, with no hard break inside and no trailing
+  /// whitespace whose level rule L1 changes, is one line of the runs as they are, found without
+  /// the arrays and the break iterator `breakLines` uses (60% of the English text's paragraphs at
+  /// 40 ems: breaking the text cost 1.29× paragraph shaping alone before, 1.22× after). Nil for
+  /// any other paragraph.
+  private func singleLine(
+    _ result: ShapeResult, scalars: [Unicode.Scalar], whitespace: [Bool], options: ShapeOptions, width: Int32
+  ) -> ShapedLine? {
+    guard let baseLevel = result.baseLevel, !(result.runs.first?.direction.isVertical ?? true) else {
+      return nil
+    }
+    for scalar in scalars.dropLast() {
+      switch scalar.value {
+      case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return nil
+      default: continue
+      }
+    }
+    // Where the trailing whitespace starts, in the cluster unit.
+    var length = 0
+    var hanging = 0
+    var trailing = scalars.count
+    while trailing > 0, whitespace[trailing - 1] { trailing -= 1 }
+    for (index, scalar) in scalars.enumerated() {
+      if index == trailing { hanging = length }
+      switch options.clusterUnit {
+      case .unicodeScalars: length += 1
+      case .utf8: length += UTF8.width(scalar)
+      case .utf16: length += UTF16.width(scalar)
+      }
+    }
+    if trailing == scalars.count { hanging = length }
+    var total: Int32 = 0
+    var visible: Int32 = 0
+    // The extents of the line's fonts, as `breakLines` takes them.
+    var ascent = font.extents(for: .leftToRight)
+    if result.runs.allSatisfy(\.isFallback) { (ascent.ascender, ascent.descender) = (0, 0) }
+    for run in result.runs {
+      if let range = run.range, range.upperBound > hanging, run.level != baseLevel { return nil }
+      for glyph in run.glyphs {
+        total &+= glyph.xAdvance
+        if glyph.cluster < hanging { visible &+= glyph.xAdvance }
+      }
+      if run.isFallback {
+        guard let runFont = fallback?.font(file: run.font.file, faceIndex: run.font.faceIndex, for: self)
+        else {
+          return nil
+        }
+        let extents = runFont.font.extents(for: .leftToRight)
+        ascent.ascender = max(ascent.ascender, extents.ascender)
+        ascent.descender = min(ascent.descender, extents.descender)
+      }
+    }
+    guard visible <= width else { return nil }
+    let free = width &- visible
+    let rightToLeft = baseLevel & 1 == 1
+    let x: Int32 =
+      switch options.alignment {
+      case .start: rightToLeft ? free : 0
+      case .end: rightToLeft ? 0 : free
+      case .center: free / 2
+      }
+    return ShapedLine(
+      range: 0..<length, advance: total, visibleAdvance: visible, ascent: ascent.ascender,
+      descent: -ascent.descender, baseline: ascent.ascender, x: x, runs: result.runs)
   }
 
   /// A run's scalars `start..<end` shaped again, alone, with the rest of the paragraph (and the

@@ -47,16 +47,13 @@ extension BidiParagraph {
   /// - Throws: `UnicodeAlgorithmError` when ICU fails.
   public static func trailingWhitespace(_ scalars: [Unicode.Scalar]) throws -> [Bool] {
     guard !scalars.isEmpty else { return [] }
-    var classes = [UInt8](repeating: 0, count: scalars.count)
+    var flags = [UInt8](repeating: 0, count: scalars.count)
     let status = scalars.withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: UInt32.self) { text in
-        swiftshape_bidi_classes(text.baseAddress, Int32(scalars.count), &classes)
+        swiftshape_line_end_whitespace(text.baseAddress, Int32(scalars.count), &flags)
       }
     }
     guard status == 0 else { throw UnicodeAlgorithmError(status, "reading bidi classes") }
-    // ICU's UCharDirection: B 7, S 8, WS 9, LRE 11, LRO 12, RLE 14, RLO 15, PDF 16, BN 18,
-    // FSI 19, LRI 20, RLI 21, PDI 22.
-    let resetting: Set<UInt8> = [7, 8, 9, 11, 12, 14, 15, 16, 18, 19, 20, 21, 22]
-    return classes.map(resetting.contains)
+    return flags.map { $0 != 0 }
   }
 }

@@ -90,6 +90,12 @@ int32_t swiftshape_line_breaks(const uint32_t *text, int32_t count, int32_t *bre
 /// Returns 0, or ICU's error code.
 int32_t swiftshape_bidi_classes(const uint32_t *text, int32_t count, uint8_t *classes);
 
+/// For each code point of `text` (UTF-32), 1 in `flags` when rule L1 gives it the paragraph level
+/// at the end of a line (whitespace, separators, isolates, and what rule X9 removes), else 0.
+///
+/// Returns 0, or ICU's error code.
+int32_t swiftshape_line_end_whitespace(const uint32_t *text, int32_t count, uint8_t *flags);
+
 /// Whether a paragraph of UTF-8 text (valid, `length` bytes) is one run: level 0 throughout (its
 /// paragraph level `paragraph_level` is 0 or SWIFTSHAPE_BIDI_AUTO and no character can raise a
 /// level) and one script (every character of one script, or Common or Inherited without

@@ -1,0 +1,57 @@
+import HarfBuzz
+import SwiftShape
+
+/// Breaking paragraphs to a width (`ShapeOptions.lineWidth`, `--width`): what finding the breaks,
+/// cutting the shaped runs and reshaping at unsafe edges cost over paragraph shaping alone.
+extension Benchmarks {
+  /// Library: each line of the corpus a paragraph, broken to about 40 ems, against the same
+  /// paragraphs shaped without a width; CPU time, passes in alternation, the median of the paired
+  /// ratios. The detail gives how many edges were reshaped against how many lines were made.
+  func lineBreakLibrary(name: String, font path: String, lines: [String], target: Double) throws -> Figure {
+    let font = try ShapingFont(file: path)
+    var paragraph = ShapeOptions()
+    paragraph.includeGlyphNames = false
+    paragraph.clusterUnit = .utf8
+    paragraph.paragraph = .auto
+    var broken = paragraph
+    broken.lineWidth = Int32(40 * font.scale.x)
+    func pass(_ options: ShapeOptions, rounds: Int) throws -> (time: Double, lines: Int, reshaped: Int) {
+      let start = Measure.cpuTime()
+      var result = ShapeResult()
+      var made = 0
+      var reshaped = 0
+      for _ in 0..<rounds {
+        for line in lines {
+          try font.shape(line, options: options, into: &result)
+          made += result.lines?.count ?? 0
+          reshaped += result.reshapedEdges
+        }
+      }
+      return (Measure.cpuTime() - start, made / rounds, reshaped / rounds)
+    }
+    let rounds = max(1, 2_000 / max(1, lines.count))
+    _ = try pass(paragraph, rounds: rounds)
+    let counts = try pass(broken, rounds: rounds)
+    var ratios: [Double] = []
+    var brokenTimes: [Double] = []
+    var paragraphTimes: [Double] = []
+    for pair in 0..<(trials * 8) {
+      let first = pair % 2 == 0 ? paragraph : broken
+      let second = pair % 2 == 0 ? broken : paragraph
+      let a = try pass(first, rounds: rounds).time
+      let b = try pass(second, rounds: rounds).time
+      let (paragraphTime, brokenTime) = pair % 2 == 0 ? (a, b) : (b, a)
+      ratios.append(brokenTime / paragraphTime)
+      paragraphTimes.append(paragraphTime)
+      brokenTimes.append(brokenTime)
+    }
+    let ratio = Measure.median(ratios)
+    let perLine = { (time: Double) in time / Double(rounds * lines.count) * 1e6 }
+    return Figure(
+      name: "lines library \(name) at 40 em", value: ratio, target: "≤ \(fixed(target))× paragraph",
+      met: ratio <= target,
+      detail:
+        "\(fixed(perLine(Measure.median(brokenTimes)))) µs a paragraph; unbroken \(fixed(perLine(Measure.median(paragraphTimes)))) µs; \(lines.count) paragraphs made \(counts.lines) lines, \(counts.reshaped) edges reshaped"
+    )
+  }
+}
