@@ -138,4 +138,35 @@ struct FallbackCommandTests {
     let second = try swiftshape(["--requests", "-"], stdin: Data((off + "\n").utf8))
     #expect(second.out.contains(#""missing":[{"code_point":1513,"cluster":3}"#))
   }
+
+  /// `--width` on the command line: a line of hb text output each line, JSON lines, and render
+  /// stacking the lines (in pixels at `--em-pixels`).
+  @Test func widthBreaksParagraphsIntoLines() throws {
+    let arguments = [
+      "--paragraph", "--font-file", "fonts/NotoSans-Latin.ttf", "--width", "3000", "--no-glyph-names",
+    ]
+    let text = try swiftshape(["-O", "text"] + arguments + ["office affine difficult efficient"])
+    #expect(text.status == 0, "\(text.err)")
+    #expect(
+      text.out
+        == "<0 Latn>[80=0+605|219=1+946|68=4+480|70=5+564|1=6+260]\n<0 Latn>[66=7+561|219=8+946|79=11+618|70=12+564|1=13+260]\n<0 Latn>[69=14+615|74=15+258|219=16+946|68=19+480|86=20+618|77=21+258|85=22+361|1=23+260]\n<0 Latn>[70=24+564|219=25+946|68=28+480|74=29+258|70=30+564|79=31+618|85=32+361]\n"
+    )
+    let json = try swiftshape(["-O", "jsonl"] + arguments + ["office affine difficult efficient"])
+    #expect(
+      json.out.contains(
+        #""reshaped_edges":0,"lines":[{"range":[0,7],"advance":2855,"visible_advance":2595,"#))
+    let svg = try swiftshape([
+      "render", "--paragraph", "--font-file", "fonts/NotoSans-Latin.ttf", "--em-pixels", "32", "--width",
+      "100",
+      "--align", "end", "office affine difficult",
+    ])
+    #expect(svg.status == 0, "\(svg.err)")
+    // Three lines: glyphs at three baselines.
+    let baselines = Set(
+      svg.out.split(separator: "\n").compactMap { line -> Substring? in
+        guard line.hasPrefix("<use"), let y = line.range(of: " y=\"") else { return nil }
+        return line[y.upperBound...].prefix { $0 != "\"" }
+      })
+    #expect(baselines.count == 3)
+  }
 }
