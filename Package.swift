@@ -161,10 +161,10 @@ let package = Package(
       dependencies: ["SwiftShape", "HarfBuzz", "CShapeBaseline"],
       path: "Benchmarks/SwiftShapeBenchmarks"
     ),
-    // The fuzz target: a replay driver, or libFuzzer's entry with -DFUZZING (see .ci/fuzz).
+    // The fuzz targets: a replay driver, or libFuzzer's entry with -DFUZZING (see .ci/fuzz).
     .executableTarget(
       name: "SwiftShapeFuzz",
-      dependencies: ["SwiftShape", "SwiftShapeRender", "HarfBuzz"],
+      dependencies: ["SwiftShape", "SwiftShapeRender", "HarfBuzz", "SwiftShapeFixtures", "SwiftShapeCommandLine"],
       path: "Fuzz/SwiftShapeFuzz"
     ),
     // Where the test fonts are, for every test target.

@@ -216,15 +216,18 @@ extension ShapingFont {
     var reshaped = 0
     var top: Int32 = 0
     var start = 0
-    let opportunities = options.breaksAnywhere ? Set(breaks.map(\.index)) : []
     while start < count {
       var end = try lineEnd(from: start)
       var made = try makeLine(start..<end, top: top)
-      // A line cut inside a word measured the glyphs of the unbroken word: reshaped, it may be
-      // wider. It is then cut a grapheme cluster earlier, while it has more than one.
-      while options.breaksAnywhere, made.line.visibleAdvance > width, !opportunities.contains(end),
-        let earlier = try loadGraphemes().last(where: { $0 > start && $0 < end })
-      {
+      // The line was measured with the glyphs of the unbroken paragraph; reshaped at an unsafe
+      // edge (a cut inside a word above all), it may be wider. It is then cut at the opportunity
+      // before (with `breaksAnywhere`, the grapheme cluster before), while it has one.
+      while made.line.visibleAdvance > width {
+        var earlier = breaks.last { $0.index > start && $0.index < end }?.index
+        if earlier == nil, options.breaksAnywhere {
+          earlier = try loadGraphemes().last { $0 > start && $0 < end }
+        }
+        guard let earlier else { break }
         end = earlier
         made = try makeLine(start..<end, top: top)
       }

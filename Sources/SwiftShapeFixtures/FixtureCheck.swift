@@ -11,6 +11,14 @@ public struct CaseResult: Sendable {
   public var font: String?
   public var status: Status
 
+  /// A result, as checking makes it (and tools that test what is done with results).
+  package init(fixture: String, testCase: FixtureCase, font: String?, status: Status) {
+    self.fixture = fixture
+    self.testCase = testCase
+    self.font = font
+    self.status = status
+  }
+
   public enum Status: Sendable {
     case passed
     /// The glyphs differ: which glyph and which field, and both glyph lists in hb-shape's syntax.

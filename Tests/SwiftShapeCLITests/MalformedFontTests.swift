@@ -83,15 +83,23 @@ struct FuzzRegressionTests {
   @Test(
     .enabled(if: FileManager.default.isExecutableFile(atPath: replay.path), "SwiftShapeFuzz is not built"))
   func regressionInputsRunCleanly() throws {
-    let folder = Repository.fixtures.appendingPathComponent("fuzz")
-    var inputs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+    let root = Repository.fixtures.appendingPathComponent("fuzz")
+    let targets = try FileManager.default.contentsOfDirectory(atPath: root.path).filter {
       !$0.hasSuffix(".md")
     }
-    .map { folder.appendingPathComponent($0).path }
-    // And the fixture fonts as they are (a font of random options and no text).
-    inputs += [Paths.latin, Paths.arabic, Paths.cjkCollection]
-    let result = try run(Self.replay, inputs)
-    #expect(result.status == 0, "\(result.err)")
-    #expect(result.out.split(separator: "\n").count == inputs.count)
+    #expect(targets.contains("shaping"))
+    for target in targets {
+      let folder = root.appendingPathComponent(target)
+      var inputs = try FileManager.default.contentsOfDirectory(atPath: folder.path).map {
+        folder.appendingPathComponent($0).path
+      }
+      // And the fixture fonts as they are (a font of random options and no text).
+      if target == "shaping" || target == "outlines" {
+        inputs += [Paths.latin, Paths.arabic, Paths.cjkCollection]
+      }
+      let result = try run(Self.replay, [target] + inputs)
+      #expect(result.status == 0, "\(target): \(result.err)")
+      #expect(result.out.split(separator: "\n").count == inputs.count, "\(target)")
+    }
   }
 }
