@@ -164,7 +164,9 @@ let package = Package(
     // The fuzz targets: a replay driver, or libFuzzer's entry with -DFUZZING (see .ci/fuzz).
     .executableTarget(
       name: "SwiftShapeFuzz",
-      dependencies: ["SwiftShape", "SwiftShapeRender", "HarfBuzz", "SwiftShapeFixtures", "SwiftShapeCommandLine"],
+      dependencies: [
+        "SwiftShape", "SwiftShapeRender", "HarfBuzz", "SwiftShapeFixtures", "SwiftShapeCommandLine",
+      ],
       path: "Fuzz/SwiftShapeFuzz"
     ),
     // Where the test fonts are, for every test target.
