@@ -200,6 +200,9 @@ extension Fixture {
     }
     if let files = settings.fallbackFontFiles { lines.append("\"fallback_font_files\": \(jsonList(files))") }
     if settings.fallback == false { lines.append("\"fallback\": false") }
+    if let width = settings.lineWidth { lines.append("\"width\": \(width)") }
+    if let alignment = settings.alignment { lines.append("\"align\": \(jsonString(alignment))") }
+    if settings.breaksAnywhere == true { lines.append("\"break_anywhere\": true") }
     lines.append("\"text\": \(jsonString(text))")
     lines.append("\"expect\": \(glyphList(glyphs, indent: indent + 2))")
     let open = String(repeating: " ", count: indent) + "{\n"

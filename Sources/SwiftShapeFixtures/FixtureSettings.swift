@@ -32,6 +32,12 @@ public struct FixtureSettings: Sendable, Hashable {
   public var fallbackFontFiles: [String]?
   /// `false` for no fallback fonts (`--no-fallback`).
   public var fallback: Bool?
+  /// With a paragraph: the width to break it to (`--width`), in the result's unit.
+  public var lineWidth: Int?
+  /// With a width: `start`, `end` or `center` (`--align`).
+  public var alignment: String?
+  /// With a width: cut words wider than it (`--break-anywhere`).
+  public var breaksAnywhere: Bool?
   /// `ot` or `ft`.
   public var fontFunctions: String?
 
@@ -57,6 +63,9 @@ public struct FixtureSettings: Sendable, Hashable {
     merged.paragraph = paragraph ?? defaults.paragraph
     merged.fallbackFontFiles = fallbackFontFiles ?? defaults.fallbackFontFiles
     merged.fallback = fallback ?? defaults.fallback
+    merged.lineWidth = lineWidth ?? defaults.lineWidth
+    merged.alignment = alignment ?? defaults.alignment
+    merged.breaksAnywhere = breaksAnywhere ?? defaults.breaksAnywhere
     merged.fontFunctions = fontFunctions ?? defaults.fontFunctions
     return merged
   }
@@ -66,7 +75,7 @@ public struct FixtureSettings: Sendable, Hashable {
     "font", "face_index", "variations", "font_size", "points", "font_funcs", "features", "direction",
     "script",
     "language", "cluster_level", "cluster_unit", "paragraph", "base_direction", "fallback_font_files",
-    "fallback",
+    "fallback", "width", "align", "break_anywhere",
   ]
 
   /// Reads SwiftShape's settings keys from an object; other keys are left to the caller.
@@ -147,6 +156,20 @@ public struct FixtureSettings: Sendable, Hashable {
       case "fallback":
         guard let on = value.bool else { throw fail(key, "true or false") }
         fallback = on
+      case "width":
+        guard let number = value.number, number == number.rounded(), number >= 1, number <= Double(Int32.max)
+        else {
+          throw fail(key, "a whole number from 1 to 2147483647")
+        }
+        lineWidth = Int(number)
+      case "align":
+        guard let text = value.string, LineAlignment(rawValue: text) != nil else {
+          throw fail(key, "\"start\", \"end\" or \"center\"")
+        }
+        alignment = text
+      case "break_anywhere":
+        guard let on = value.bool else { throw fail(key, "true or false") }
+        breaksAnywhere = on
       case "font_funcs": fontFunctions = try value.string ?? { throw fail(key, "\"ot\" or \"ft\"") }()
       default:
         guard extra.contains(key) else {
@@ -403,6 +426,13 @@ extension FixtureSettings {
       options.clusterUnit = value
     }
     options.paragraph = paragraph.flatMap(BaseDirection.init(rawValue:))
+    options.lineWidth = lineWidth.map { Int32(clamping: $0) }
+    options.alignment = alignment.flatMap(LineAlignment.init(rawValue:)) ?? .start
+    options.breaksAnywhere = breaksAnywhere ?? false
+    if options.paragraph == nil, options.lineWidth != nil {
+      throw ShapingError(
+        .invalidArgument, input: "width", reason: "lines are broken in paragraphs: add \"paragraph\": true")
+    }
     return ShapingRequest(font: font, options: options)
   }
 

@@ -169,4 +169,24 @@ struct FallbackCommandTests {
       })
     #expect(baselines.count == 3)
   }
+
+  /// Requests (and fixtures) take `width`, `align` and `break_anywhere`; a width needs a paragraph.
+  @Test func requestsTakeAWidth() throws {
+    let lines = [
+      #"{"id":1,"font":"fonts/NotoSans-Latin.ttf","paragraph":true,"width":3000,"align":"center","text":"office affine difficult efficient"}"#,
+      #"{"id":2,"font":"fonts/NotoSans-Latin.ttf","width":3000,"text":"office"}"#,
+      #"{"id":3,"font":"fonts/NotoSans-Latin.ttf","paragraph":true,"width":0,"text":"office"}"#,
+    ]
+    let result = try swiftshape(
+      ["--requests", "-"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+    #expect(result.status == 0, "\(result.err)")
+    let answers = result.out.split(separator: "\n")
+    #expect(answers.count == 3)
+    #expect(
+      answers[0].contains(
+        #""reshaped_edges":0,"lines":[{"range":[0,7],"advance":2855,"visible_advance":2595,"#))
+    #expect(answers[0].contains(#""x":202,"#))
+    #expect(answers[1].contains(#""error":{"kind":"invalid-argument","input":"width""#))
+    #expect(answers[2].contains(#""error""#) && answers[2].contains("a whole number from 1"))
+  }
 }

@@ -150,13 +150,13 @@ extension ShapeDocument {
       cursor.byte(UInt8(ascii: "}"))
     }
     if let lines = result.lines {
-      buffer.write(upTo: 40) { (cursor: inout ByteBuffer.Cursor) in
+      buffer.write(upTo: 64) { (cursor: inout ByteBuffer.Cursor) in
         cursor.literal(",\"reshaped_edges\":")
         cursor.number(result.reshapedEdges)
         cursor.literal(",\"lines\":[")
       }
       for (index, line) in lines.enumerated() {
-        buffer.write(upTo: 200) { (cursor: inout ByteBuffer.Cursor) in
+        buffer.write(upTo: 256) { (cursor: inout ByteBuffer.Cursor) in
           cursor.literal(index > 0 ? ",{\"range\":[" : "{\"range\":[")
           cursor.number(line.range.lowerBound)
           cursor.byte(UInt8(ascii: ","))
@@ -227,7 +227,7 @@ extension ShapeDocument {
     guard !missingCharacters.isEmpty else { return }
     buffer.append(literal: ",\"missing\":[")
     for (index, missing) in missingCharacters.enumerated() {
-      buffer.write(upTo: 60) { (cursor: inout ByteBuffer.Cursor) in
+      buffer.write(upTo: 80) { (cursor: inout ByteBuffer.Cursor) in
         if index > 0 { cursor.byte(UInt8(ascii: ",")) }
         cursor.literal("{\"code_point\":")
         cursor.number(Int(missing.scalar.value))
@@ -250,7 +250,7 @@ extension ShapeDocument {
   package static func appendRunFont(_ font: FontIdentity, fallback: Bool, to buffer: inout ByteBuffer) {
     buffer.append(literal: "{\"font\":{\"file\":")
     JSONWriter.appendString(font.file, to: &buffer)
-    buffer.write(upTo: 20) { (cursor: inout ByteBuffer.Cursor) in
+    buffer.write(upTo: 64) { (cursor: inout ByteBuffer.Cursor) in
       cursor.literal(",\"face_index\":")
       cursor.number(font.faceIndex)
       cursor.literal(",\"family\":")

@@ -88,6 +88,11 @@ struct RecordSettings: ShapingCommandSettings {
       settings.fallbackFontFiles = font.fallbackFiles.map { Paths.relative($0, toFolderOf: fixture) }
     }
     if font.noFallback { settings.fallback = false }
+    settings.lineWidth = shapeOptions.lineWidth.map(Int.init)
+    settings.alignment =
+      shapeOptions.lineWidth != nil && shapeOptions.alignment != .start
+      ? shapeOptions.alignment.rawValue : nil
+    settings.breaksAnywhere = shapeOptions.breaksAnywhere ? true : nil
     let lines = try text.lines(positionalText: first)
     guard !lines.isEmpty else {
       throw ShapingError(.invalidArgument, input: "text", reason: "nothing to record")
