@@ -14,12 +14,14 @@ public struct FixtureReport: Sendable {
       return false
     }.count
   }
+  /// Cases skipped (a shaper HarfBuzz lacks).
+  public var skipped: Int { results.filter(\.skipped).count }
   /// Cases that could not run.
-  public var errors: Int { results.count - passed - failed }
+  public var errors: Int { results.count - passed - failed - skipped }
 
   /// For each case that did not pass: the case (file, name or index, input), then each difference,
-  /// then both glyph lists; a closing `N passed, N failed` line (cases that could not run count as
-  /// failed). With `colored`, ANSI colors mark failures, expected and actual values.
+  /// then both glyph lists; a closing `N passed, N failed, N skipped` line (cases that could not run
+  /// count as failed). With `colored`, ANSI colors mark failures, expected and actual values.
   public func text(colored: Bool) -> String {
     func paint(_ text: String, _ code: String) -> String {
       colored ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
@@ -29,7 +31,7 @@ public struct FixtureReport: Sendable {
       let testCase = result.testCase
       let font = result.font.map { " with \(Fixture.fileName($0))" } ?? ""
       switch result.status {
-      case .passed: continue
+      case .passed, .skipped: continue
       case .error(let error):
         out += "\(paint("ERROR", "1;31")) \(error.description)\n"
       case .failed(let differences, let expected, let actual, let shaped):
@@ -50,7 +52,7 @@ public struct FixtureReport: Sendable {
         out += "  actual:   \(paint(actual, "31"))\n"
       }
     }
-    out += "\(passed) passed, \(results.count - passed) failed\n"
+    out += "\(passed) passed, \(results.count - passed - skipped) failed, \(skipped) skipped\n"
     return out
   }
 
@@ -71,7 +73,7 @@ public struct FixtureReport: Sendable {
   }
 
   /// The report as one JSON document: `{"format": "swiftshape-check", "version": 1, "passed",
-  /// "failed", "errors", "cases": [{"file", "index", "name", "font", "input", "status",
+  /// "failed", "errors", "skipped", "cases": [{"file", "index", "name", "font", "input", "status",
   /// "differences", "expected", "actual", "error"}]}`.
   public func json() -> String {
     var w = JSONWriter(spaced: true)
@@ -82,6 +84,7 @@ public struct FixtureReport: Sendable {
     w.member("passed", passed)
     w.member("failed", failed)
     w.member("errors", errors)
+    w.member("skipped", skipped)
     w.key("cases", lineBreak: 2)
     w.beginArray()
     for result in results {
@@ -97,6 +100,9 @@ public struct FixtureReport: Sendable {
       switch result.status {
       case .passed:
         w.string("pass")
+      case .skipped(let reason):
+        w.string("skip")
+        w.member("reason", reason)
       case .error(let error):
         w.string("error")
         w.member("error", error.description)

@@ -40,6 +40,9 @@ public struct FixtureSettings: Sendable, Hashable {
   public var breaksAnywhere: Bool?
   /// `ot` or `ft`.
   public var fontFunctions: String?
+  /// fontbakery's `shaper`: the HarfBuzz shaper a test is for (`ot`; `coretext`, `directwrite`
+  /// and `uniscribe` exist only on their systems); a test for a shaper HarfBuzz lacks is skipped.
+  public var shaper: String?
 
   public init() {}
 
@@ -67,6 +70,7 @@ public struct FixtureSettings: Sendable, Hashable {
     merged.alignment = alignment ?? defaults.alignment
     merged.breaksAnywhere = breaksAnywhere ?? defaults.breaksAnywhere
     merged.fontFunctions = fontFunctions ?? defaults.fontFunctions
+    merged.shaper = shaper ?? defaults.shaper
     return merged
   }
 
@@ -216,7 +220,8 @@ public struct FixtureSettings: Sendable, Hashable {
       case "script": script = value.string
       case "language": language = value.string
       case "direction": direction = value.string
-      case "shaper", "comment": break
+      case "shaper": shaper = value.string
+      case "comment": break
       default:
         guard extra.contains(key) || key.hasPrefix("comment") else {
           throw ShapingError(.badText, input: context, reason: "unknown key \"\(key)\"")

@@ -18,7 +18,7 @@ extension SwiftShapeCommand {
         Reads SwiftShape fixtures and fontbakery shaping-regression files (whose fonts are given \
         with --font-file or --font). Folders are searched for .json fixtures. For each case that \
         fails: the case, each glyph and field that differs, and both glyph lists; then \
-        'N passed, N failed'. Exit status: 0 all pass, 1 some fail, 65 a fixture or a case is \
+        'N passed, N failed, N skipped' (fontbakery tests for a shaper HarfBuzz lacks, such as coretext, are skipped). Exit status: 0 all pass, 1 some fail, 65 a fixture or a case is \
         unusable (malformed, missing font).
         """
     )
@@ -110,14 +110,15 @@ extension SwiftShapeCommand {
 }
 
 extension String {
-  /// A report whose closing `N passed, N failed` line also counts `unusable` fixtures as failed.
+  /// A report whose closing `N passed, N failed, N skipped` line also counts `unusable` fixtures as
+  /// failed.
   fileprivate func replacingLastLine(adding unusable: Int) -> String {
     guard unusable > 0 else { return self }
     var lines = split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     lines.removeLast()  // the empty string after the final newline
     let numbers = lines.removeLast().split(separator: " ").compactMap { Int($0) }
-    guard numbers.count == 2 else { return self }
-    lines.append("\(numbers[0]) passed, \(numbers[1] + unusable) failed")
+    guard numbers.count == 3 else { return self }
+    lines.append("\(numbers[0]) passed, \(numbers[1] + unusable) failed, \(numbers[2]) skipped")
     return lines.joined(separator: "\n") + "\n"
   }
 }
