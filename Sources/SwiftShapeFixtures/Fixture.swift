@@ -26,6 +26,10 @@ public struct Fixture: Sendable {
   let source: [UInt8]
   /// Where the `cases` (or `tests`) array is in the source.
   let casesRange: Range<Int>
+  /// fontbakery's `forbidden_glyphs` (`configuration.forbidden_glyphs`): glyph names no test's
+  /// shaping may produce (`.notdef`, `dottedcircle`); empty for none. With them, a test needs no
+  /// expectation.
+  public private(set) var forbiddenGlyphs: [String] = []
 
   /// The format name and version SwiftShape writes.
   public static let formatName = "swiftshape-fixture"
@@ -84,6 +88,14 @@ public struct Fixture: Sendable {
       }
     } else if let tests = root["tests"] {
       format = .fontbakery
+      if let forbidden = root["configuration"]?["forbidden_glyphs"] {
+        guard let names = forbidden.array, names.allSatisfy({ $0.string != nil }) else {
+          throw ShapingError(
+            .badText, input: path, reason: "\"configuration.forbidden_glyphs\" must be a list of glyph names")
+        }
+        forbiddenGlyphs = names.compactMap(\.string)
+      }
+      let forbiddenMode = !forbiddenGlyphs.isEmpty
       let defaults =
         try root["configuration"]?["defaults"].map {
           try FixtureSettings(fontbakery: $0, context: "\(path): configuration.defaults")
@@ -93,7 +105,9 @@ public struct Fixture: Sendable {
       }
       casesRange = tests.range
       cases = try items.enumerated().map { index, item in
-        try FixtureCase(fontbakery: item, index: index + 1, defaults: defaults, file: path, source: contents)
+        try FixtureCase(
+          fontbakery: item, index: index + 1, defaults: defaults, file: path, source: contents,
+          expectationOptional: forbiddenMode)
       }
     } else {
       throw ShapingError(
@@ -134,6 +148,8 @@ public enum Expectation: Sendable {
   case hbText(String)
   /// fontbakery's per-font expectations: by font file name, with a `default`.
   case perFont([(font: String, text: String, range: Range<Int>)])
+  /// None: a fontbakery test of a file with `forbidden_glyphs` checks only that none comes out.
+  case none
 }
 
 /// One expected glyph; a nil field is not compared.

@@ -117,6 +117,18 @@ extension Fixture {
     }
     do {
       let result = try shape(testCase, font: font, cache: cache)
+      // Forbidden glyphs first: each one that comes out, with where.
+      let forbidden = result.glyphs.enumerated().compactMap { index, glyph -> GlyphDifference? in
+        guard let name = glyph.name, forbiddenGlyphs.contains(name) else { return nil }
+        return GlyphDifference(
+          glyph: index, field: "name", expected: "no forbidden glyph", actual: "\(name) (cluster \(glyph.cluster))")
+      }
+      if !forbidden.isEmpty {
+        return .failed(
+          differences: forbidden, expected: "none of " + forbiddenGlyphs.joined(separator: ", "),
+          actual: Fixture.hbText(result.glyphs, like: "a=0+0"), result: result)
+      }
+      if case .none = testCase.expectation { return .passed }
       let (parsed, text) = try expectedGlyphs(testCase, font: font)
       let differences = Fixture.compare(parsed, result.glyphs)
       if differences.isEmpty { return .passed }
@@ -172,6 +184,7 @@ extension Fixture {
       let name = font.map(Fixture.fileName)
       let entry = entries.first { $0.font == name } ?? entries.first { $0.font == "default" }!
       return (try ExpectedGlyph.parseHBText(entry.text), entry.text)
+    case .none: return ([], "")
     }
   }
 

@@ -23,6 +23,8 @@ extension Fixture {
       case .hbText(let original):
         edits.append(
           (testCase.expectationRange, Fixture.jsonString(Fixture.hbText(shaped.glyphs, like: original))))
+      case .none:
+        continue
       case .perFont(let entries):
         let name = result.font.map(Fixture.fileName)
         let entry = entries.first { $0.font == name } ?? entries.first { $0.font == "default" }!

@@ -39,6 +39,35 @@ struct FixtureCommandTests {
       differences.first?["expected"] as? String == "476" && differences.first?["actual"] as? String == "556")
   }
 
+  /// fontbakery's forbidden_glyphs mode: a test fails when a forbidden glyph comes out, named with
+  /// where; tests need no expectation, and one given is still checked.
+  @Test func forbiddenGlyphsFailTheTestsThatProduceThem() throws {
+    let result = try swiftshape([
+      "check", "--font-file", "fonts/NotoSans-Latin.ttf", "fontbakery/forbidden-glyphs.json",
+    ])
+    #expect(result.status == 1)
+    #expect(
+      result.out
+        == """
+        FAIL fontbakery/forbidden-glyphs.json: case 2 "fails: 日 is not in the font, .notdef comes out" with NotoSans-Latin.ttf: "a日b"
+          glyph 1 (.notdef): name expected no forbidden glyph, actual .notdef (cluster 1)
+          expected: none of .notdef, dottedcircle
+          actual:   a=0+561|.notdef=1+600|b=2+615
+        2 passed, 1 failed, 0 skipped
+
+        """)
+    // Without forbidden glyphs, a test without an expectation is an unusable file.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-forbidden-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let plain = folder.appendingPathComponent("plain.json")
+    try #"{"configuration": {}, "tests": [{"input": "a"}]}"#.write(
+      to: plain, atomically: true, encoding: .utf8)
+    let unusable = try swiftshape(["check", "--font-file", "fonts/NotoSans-Latin.ttf", plain.path])
+    #expect(unusable.status == 65 && unusable.out.contains("test 1: a test needs an \"expectation\""))
+  }
+
   @Test func fontbakeryFilesTakeTheirFontsFromTheCommandLine() throws {
     let result = try swiftshape([
       "check", "--font-file", "fonts/NotoSans-Latin.ttf", "fixtures/fontbakery.json",

@@ -143,6 +143,8 @@ struct RenderSettings: ShapingCommandSettings {
       switch testCase.expectation {
       case .glyphs(let glyphs): wanted = glyphs
       case .hbText(let hb): wanted = try ExpectedGlyph.parseHBText(hb)
+      case .none:
+        throw ShapingError(.invalidArgument, input: "--expect=\(text)", reason: "the case has no expectation")
       case .perFont(let entries):
         wanted = try ExpectedGlyph.parseHBText(entries.first { $0.font == "default" }?.text ?? "")
       }
