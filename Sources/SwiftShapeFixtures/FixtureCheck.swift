@@ -121,7 +121,8 @@ extension Fixture {
       let forbidden = result.glyphs.enumerated().compactMap { index, glyph -> GlyphDifference? in
         guard let name = glyph.name, forbiddenGlyphs.contains(name) else { return nil }
         return GlyphDifference(
-          glyph: index, field: "name", expected: "no forbidden glyph", actual: "\(name) (cluster \(glyph.cluster))")
+          glyph: index, field: "name", expected: "no forbidden glyph",
+          actual: "\(name) (cluster \(glyph.cluster))")
       }
       if !forbidden.isEmpty {
         return .failed(
