@@ -109,6 +109,13 @@ extension Fixture {
     String(path.split(separator: "/").last ?? Substring(path))
   }
 
+  /// A file's name without its folder and its extension: `fixtures/latin.json` is `latin`.
+  public static func stem(_ path: String) -> String {
+    let name = fileName(path)
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+    return String(name[..<dot])
+  }
+
   /// Shapes a case with its settings (and, for fontbakery, the font given).
   func run(_ testCase: FixtureCase, font: String?, cache: FontCache) -> CaseResult.Status {
     if let shaper = testCase.settings.shaper, !HarfBuzz.shapers.contains(shaper) {
@@ -150,6 +157,22 @@ extension Fixture {
     let settings = testCase.settings
     let (font, options) = try Fixture.setup(settings, folder: folder, font: override, cache: cache)
     return try font.shape(testCase.text, options: options)
+  }
+
+  /// The glyphs a case expects (for a fontbakery file, with `font`); none for a case that only
+  /// checks forbidden glyphs.
+  ///
+  /// - Throws: `ShapingError` when the expectation does not parse.
+  public func expectedGlyphs(for testCase: FixtureCase, font: String?) throws -> [ExpectedGlyph] {
+    try expectedGlyphs(testCase, font: font).0
+  }
+
+  /// The font a case of this fixture is shaped with (`font` for a fontbakery file), as checking
+  /// loads it: for drawing a failure.
+  ///
+  /// - Throws: `ShapingError` as checking does.
+  public func font(for testCase: FixtureCase, font: String?, cache: FontCache) throws -> ShapingFont {
+    try Fixture.setup(testCase.settings, folder: folder, font: font, cache: cache).0
   }
 
   /// The font and options for settings; relative font paths are relative to `folder`.

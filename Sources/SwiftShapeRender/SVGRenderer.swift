@@ -15,6 +15,9 @@ public struct SVGOptions: Sendable {
   /// Overlay the baseline, glyph origins, advance boxes, ink boxes and cluster boundaries, with a
   /// legend.
   public var annotate = false
+  /// Glyphs of the first line (indices into the first result's `glyphs`) drawn in red: a
+  /// forbidden glyph in a failure's picture.
+  public var highlightedGlyphs: Set<Int> = []
 
   public init() {}
 }
@@ -258,16 +261,17 @@ public final class SVGRenderer {
       svg.append("\"/>\n")
     }
     svg += "</defs>\n"
-    for line in lines {
+    for (lineIndex, line) in lines.enumerated() {
       let color = line.label == "expected" ? "#3060C0" : options.foreground
       svg += "<g\(fill(color))"
       if let label = line.label { svg += " data-run=\"\(label)\"" }
       svg += ">\n"
       // Each placed glyph is written piece by piece into the document: this loop makes nearly all
       // of a long text's SVG.
-      for placed in line.placed {
+      for (glyphIndex, placed) in line.placed.enumerated() {
         let glyph = placed.glyph
         let outline = outline(placed)
+        let highlighted = lineIndex == 0 && options.highlightedGlyphs.contains(glyphIndex)
         let prefix = faces[placed.face].prefix
         if let outline, outline.commands.isEmpty {
           // No ink (a space): nothing to draw, but the glyph is still in the document.
@@ -284,6 +288,7 @@ public final class SVGRenderer {
           svg.append("\" y=\"")
           svg.append(placed.y)
           svg.append(UInt8(ascii: "\""))
+          if highlighted { svg.append(" fill=\"#D00000\"") }
         } else {
           // A glyph FreeType has no outline for (bitmap or color only): a visible box.
           let box = inkBox(placed) ?? advanceBox(placed, line: line)

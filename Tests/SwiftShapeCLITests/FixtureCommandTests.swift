@@ -68,6 +68,26 @@ struct FixtureCommandTests {
     #expect(unusable.status == 65 && unusable.out.contains("test 1: a test needs an \"expectation\""))
   }
 
+  /// `--svg FOLDER` draws each failing case: the actual and expected runs, or the run with its
+  /// forbidden glyph in red.
+  @Test func failuresAreDrawn() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftshape-svg-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let result = try swiftshape([
+      "check", "--svg", folder.path, "--font-file", "fonts/NotoSans-Latin.ttf", "fontbakery/forbidden-glyphs.json",
+      "fixtures/fontbakery.json", "fixtures/passing.json",
+    ])
+    #expect(result.status == 1)
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    #expect(files == ["fontbakery-case3-NotoSans-Latin.svg", "forbidden-glyphs-case2-NotoSans-Latin.svg"])
+    let forbidden = try String(
+      contentsOf: folder.appendingPathComponent("forbidden-glyphs-case2-NotoSans-Latin.svg"), encoding: .utf8)
+    #expect(forbidden.contains(##"fill="#D00000" data-gid="0" data-name=".notdef""##))
+    let regression = try String(
+      contentsOf: folder.appendingPathComponent("fontbakery-case3-NotoSans-Latin.svg"), encoding: .utf8)
+    #expect(regression.contains(#"data-run="actual""#) && regression.contains(#"data-run="expected""#))
+  }
+
   @Test func fontbakeryFilesTakeTheirFontsFromTheCommandLine() throws {
     let result = try swiftshape([
       "check", "--font-file", "fonts/NotoSans-Latin.ttf", "fixtures/fontbakery.json",

@@ -2,6 +2,7 @@ import ArgumentParser
 import SwiftShape
 import SwiftShapeFixtures
 import SwiftShapeFonts
+import SwiftShapeRender
 import SwiftShapeRequests
 
 #if canImport(Glibc)
@@ -50,6 +51,13 @@ extension SwiftShapeCommand {
     @Flag(name: .customLong("no-color"), help: "No colors, even on a terminal.")
     var noColor = false
 
+    @Option(
+      name: .customLong("svg"),
+      help: ArgumentHelp(
+        "Write a picture of each failing case to this folder: the actual and expected runs, or the run with its forbidden glyphs in red.",
+        valueName: "folder"))
+    var svgFolder: String?
+
     func run() throws {
       let json = try ReportFormatOptions.isJSON(format, option: "--format", noun: "report format")
       let fonts = try fontFiles + patterns.map { try FontLocator.match($0).file }
@@ -61,6 +69,7 @@ extension SwiftShapeCommand {
           let fixture = try Fixture.load(file.path)
           let checked = fixture.check(fonts: fonts, cache: cache)
           results += checked
+          if let svgFolder { try drawFailures(checked, of: fixture, into: svgFolder, cache: cache) }
           if update {
             let count = try fixture.update(with: checked)
             if count > 0 {
@@ -86,6 +95,41 @@ extension SwiftShapeCommand {
       try out.commit()
       if !unusable.isEmpty || report.errors > 0 { throw ExitCode(ExitStatus.badInput) }
       if report.failed > 0 && !update { throw ExitCode(ExitStatus.checkFailed) }
+    }
+
+    /// A picture of each failing case, `FOLDER/FIXTURE-caseN[-FONT].svg`: the actual run above the
+    /// expected one (as `render --expect` draws them), or for forbidden glyphs the run with them
+    /// in red. Each file is written atomically.
+    private func drawFailures(
+      _ results: [CaseResult], of fixture: Fixture, into folder: String, cache: FontCache
+    )
+      throws
+    {
+      if !IO.isDirectory(folder), mkdir(folder, 0o777) != 0 {
+        throw ShapingError(
+          .unreadableFile, input: "--svg \(folder)",
+          reason: "cannot make the folder: \(String(cString: strerror(errno)))")
+      }
+      for result in results {
+        guard case .failed(let differences, _, _, let shaped) = result.status else { continue }
+        let font = try fixture.font(for: result.testCase, font: result.font, cache: cache)
+        var options = SVGOptions()
+        options.pixelsPerEm = 64
+        var expected: [ShapedGlyph]?
+        let forbidden = differences.filter { $0.expected == "no forbidden glyph" }.compactMap(\.glyph)
+        if forbidden.isEmpty {
+          expected = try fixture.expectedGlyphs(for: result.testCase, font: result.font)
+            .shapedGlyphs(font: font, option: "--svg")
+        } else {
+          options.highlightedGlyphs = Set(forbidden)
+        }
+        let base = Fixture.stem(fixture.path)
+        let fontPart = result.font.map { "-" + Fixture.stem($0) } ?? ""
+        let path = "\(folder)/\(base)-case\(result.testCase.index)\(fontPart).svg"
+        let out = try Output.file(path)
+        out.write(try SVGRenderer(font: font).svgBytes([shaped], expected: expected, options: options))
+        try out.commit()
+      }
     }
 
     /// The fixture files named, and the `.json` files in the folders named (at any depth).

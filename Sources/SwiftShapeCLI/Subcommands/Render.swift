@@ -155,20 +155,6 @@ struct RenderSettings: ShapingCommandSettings {
         throw ShapingError(.invalidArgument, input: "--expect", reason: error.description)
       }
     }
-    return try wanted.map { glyph in
-      let id: UInt32
-      if let known = glyph.id {
-        id = known
-      } else if let name = glyph.name, let found = font.font.glyph(named: name) ?? UInt32(name) {
-        id = found
-      } else {
-        throw ShapingError(
-          .invalidArgument, input: "--expect", reason: "the font has no glyph named \(glyph.name ?? "?")")
-      }
-      let advance = font.font.advance(of: id)
-      return ShapedGlyph(
-        id: id, name: glyph.name, cluster: glyph.cluster ?? 0, xAdvance: glyph.xAdvance ?? advance.x,
-        yAdvance: glyph.yAdvance ?? advance.y, xOffset: glyph.xOffset ?? 0, yOffset: glyph.yOffset ?? 0)
-    }
+    return try wanted.shapedGlyphs(font: font, option: "--expect")
   }
 }
