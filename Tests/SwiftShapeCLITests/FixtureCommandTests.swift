@@ -74,7 +74,8 @@ struct FixtureCommandTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftshape-svg-\(getpid())")
     defer { try? FileManager.default.removeItem(at: folder) }
     let result = try swiftshape([
-      "check", "--svg", folder.path, "--font-file", "fonts/NotoSans-Latin.ttf", "fontbakery/forbidden-glyphs.json",
+      "check", "--svg", folder.path, "--font-file", "fonts/NotoSans-Latin.ttf",
+      "fontbakery/forbidden-glyphs.json",
       "fixtures/fontbakery.json", "fixtures/passing.json",
     ])
     #expect(result.status == 1)
