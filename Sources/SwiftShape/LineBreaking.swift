@@ -40,11 +40,7 @@ extension ShapingFont {
     var position = 0
     for scalar in scalars {
       offsets.append(position)
-      switch options.clusterUnit {
-      case .unicodeScalars: position += 1
-      case .utf8: position += UTF8.width(scalar)
-      case .utf16: position += UTF16.width(scalar)
-      }
+      position += options.clusterUnit.width(of: scalar)
     }
     offsets.append(position)
     var scalarAt = [Int](repeating: -1, count: position + 1)
@@ -182,11 +178,7 @@ extension ShapingFont {
       if !visual.allSatisfy({ !$0.isFallback }) {
         (ascent, descent, gap) = (0, 0, 0)
         for piece in visual {
-          let font =
-            piece.isFallback
-            ? (fallback?.font(file: piece.font.file, faceIndex: piece.font.faceIndex, for: self) ?? self)
-            : self
-          let extents = font.font.extents(for: .leftToRight)
+          let extents = font(of: piece).font.extents(for: .leftToRight)
           ascent = max(ascent, extents.ascender)
           descent = max(descent, -extents.descender)
           gap = max(gap, extents.lineGap)
@@ -198,14 +190,7 @@ extension ShapingFont {
       let visible = visual.reduce(Int32(0)) { sum, run in
         run.glyphs.reduce(sum) { $1.cluster >= hanging ? $0 : $0 &+ (vertical ? -$1.yAdvance : $1.xAdvance) }
       }
-      let free = width &- visible
-      let rightToLeft = baseLevel & 1 == 1
-      let x: Int32 =
-        switch options.alignment {
-        case .start: rightToLeft ? free : 0
-        case .end: rightToLeft ? 0 : free
-        case .center: free / 2
-        }
+      let x = lineStart(visible: visible, width: width, baseLevel: baseLevel, alignment: options.alignment)
       let line = ShapedLine(
         range: offsets[range.lowerBound]..<offsets[range.upperBound], advance: total, visibleAdvance: visible,
         ascent: ascent, descent: descent, baseline: top &+ ascent, x: x, runs: visual)
@@ -265,11 +250,7 @@ extension ShapingFont {
     while trailing > 0, whitespace[trailing - 1] { trailing -= 1 }
     for (index, scalar) in scalars.enumerated() {
       if index == trailing { hanging = length }
-      switch options.clusterUnit {
-      case .unicodeScalars: length += 1
-      case .utf8: length += UTF8.width(scalar)
-      case .utf16: length += UTF16.width(scalar)
-      }
+      length += options.clusterUnit.width(of: scalar)
     }
     if trailing == scalars.count { hanging = length }
     var total: Int32 = 0
@@ -294,17 +275,29 @@ extension ShapingFont {
       }
     }
     guard visible <= width else { return nil }
-    let free = width &- visible
-    let rightToLeft = baseLevel & 1 == 1
-    let x: Int32 =
-      switch options.alignment {
-      case .start: rightToLeft ? free : 0
-      case .end: rightToLeft ? 0 : free
-      case .center: free / 2
-      }
+    let x = lineStart(visible: visible, width: width, baseLevel: baseLevel, alignment: options.alignment)
     return ShapedLine(
       range: 0..<length, advance: total, visibleAdvance: visible, ascent: ascent.ascender,
       descent: -ascent.descender, baseline: ascent.ascender, x: x, runs: result.runs)
+  }
+
+  /// Where a line of `visible` advance starts in `width`, by the alignment (start and end follow the
+  /// paragraph's direction).
+  private func lineStart(visible: Int32, width: Int32, baseLevel: UInt8, alignment: LineAlignment) -> Int32 {
+    let free = width &- visible
+    let rightToLeft = baseLevel & 1 == 1
+    switch alignment {
+    case .start: return rightToLeft ? free : 0
+    case .end: return rightToLeft ? 0 : free
+    case .center: return free / 2
+    }
+  }
+
+  /// The font a run of a paragraph shaped with this font was shaped with: this one, or the
+  /// fallback font it names.
+  private func font(of run: ShapedRun) -> ShapingFont {
+    guard run.isFallback else { return self }
+    return fallback?.font(file: run.font.file, faceIndex: run.font.faceIndex, for: self) ?? self
   }
 
   /// A run's scalars `start..<end` shaped again, alone, with the rest of the paragraph (and the
@@ -336,10 +329,7 @@ extension ShapingFont {
       }
       return moved
     }
-    let runFont =
-      run.isFallback
-      ? (fallback?.font(file: run.font.file, faceIndex: run.font.faceIndex, for: self) ?? self) : self
-    let shaped = try runFont.shape(string(start..<end), options: runOptions)
+    let shaped = try font(of: run).shape(string(start..<end), options: runOptions)
     var piece = run
     piece.glyphs = shaped.glyphs.map { glyph in
       var glyph = glyph

@@ -222,11 +222,7 @@ extension ShapingFont {
         if !ignorable, runFont.font.nominalGlyph(for: character) == nil {
           missing.append(MissingCharacter(scalar: character, offset: offset))
         }
-        switch options.clusterUnit {
-        case .unicodeScalars: offset += 1
-        case .utf8: offset += UTF8.width(character)
-        case .utf16: offset += UTF16.width(character)
-        }
+        offset += options.clusterUnit.width(of: character)
         scalar += 1
       }
     }

@@ -72,6 +72,17 @@ public enum ClusterUnit: String, Sendable, Hashable, CaseIterable, Codable {
   case utf16
 }
 
+extension ClusterUnit {
+  /// How many of this unit a scalar takes: 1, or its UTF-8 or UTF-16 length.
+  public func width(of scalar: Unicode.Scalar) -> Int {
+    switch self {
+    case .unicodeScalars: 1
+    case .utf8: UTF8.width(scalar)
+    case .utf16: UTF16.width(scalar)
+    }
+  }
+}
+
 /// Where a line sits in the width it is broken to.
 public enum LineAlignment: String, Sendable, Hashable, CaseIterable, Codable {
   /// At the paragraph's start: the left for a left-to-right paragraph, the right for right to left.

@@ -44,13 +44,7 @@ public struct ShapeResult: Sendable, Hashable {
   public var scalarsWithClusters: [(scalar: Unicode.Scalar, cluster: Int)] {
     var offset = 0
     return text.unicodeScalars.map { scalar in
-      defer {
-        switch clusterUnit {
-        case .unicodeScalars: offset += 1
-        case .utf8: offset += UTF8.width(scalar)
-        case .utf16: offset += UTF16.width(scalar)
-        }
-      }
+      defer { offset += clusterUnit.width(of: scalar) }
       return (scalar, offset)
     }
   }
