@@ -15,24 +15,11 @@ struct GraphemeTests {
       if: FileManager.default.fileExists(atPath: testFile),
       "Unicode's test files are absent (apt-get install unicode-data)"))
   func graphemeBreakTest() throws {
-    let text = try String(contentsOfFile: Self.testFile, encoding: .utf8)
     var checked = 0
     var failures: [String] = []
-    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      guard !line.hasPrefix("#"), let data = line.split(separator: "#", maxSplits: 1).first,
-        data.contains("÷")
-      else { continue }
-      var scalars: [Unicode.Scalar] = []
-      var expected: [Int] = []
-      for token in data.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
-        if token == "÷" {
-          expected.append(scalars.count)
-        } else if token != "×", let value = UInt32(token, radix: 16), let scalar = Unicode.Scalar(value) {
-          scalars.append(scalar)
-        }
-      }
-      let found = try GraphemeClusters.boundaries(scalars)
-      if found != expected { failures.append("line \(number + 1): \(found) for \(expected)") }
+    for test in try breakTestCases(Self.testFile) {
+      let found = try GraphemeClusters.boundaries(test.scalars)
+      if found != test.boundaries { failures.append("line \(test.line): \(found) for \(test.boundaries)") }
       checked += 1
     }
     #expect(checked > 600)

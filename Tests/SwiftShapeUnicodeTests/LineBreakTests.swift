@@ -25,25 +25,15 @@ struct LineBreakTests {
       if: FileManager.default.fileExists(atPath: testFile),
       "Unicode's test files are absent (apt-get install unicode-data)"))
   func lineBreakTest() throws {
-    let text = try String(contentsOfFile: Self.testFile, encoding: .utf8)
     var checked = 0
     var failures: [Int] = []
     var passingKnown: [Int] = []
-    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      guard !line.hasPrefix("#"), let data = line.split(separator: "#", maxSplits: 1).first,
-        data.contains("÷")
-      else { continue }
-      var scalars: [Unicode.Scalar] = []
-      var expected: [Int] = []
-      for token in data.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
-        if token == "÷" {
-          if !scalars.isEmpty { expected.append(scalars.count) }
-        } else if token != "×", let value = UInt32(token, radix: 16), let scalar = Unicode.Scalar(value) {
-          scalars.append(scalar)
-        }
-      }
+    for test in try breakTestCases(Self.testFile) {
+      // The opportunities do not include the start of the text.
+      let scalars = test.scalars
+      let expected = test.boundaries.filter { $0 > 0 }
+      let lineNumber = test.line
       let found = try LineBreaks.opportunities(scalars).map(\.index)
-      let lineNumber = number + 1
       if found != expected {
         if !Self.knownFailures.contains(lineNumber) { failures.append(lineNumber) }
       } else if Self.knownFailures.contains(lineNumber) {
