@@ -30,6 +30,14 @@ public struct Fixture: Sendable {
   /// shaping may produce (`.notdef`, `dottedcircle`); empty for none. With them, a test needs no
   /// expectation.
   public private(set) var forbiddenGlyphs: [String] = []
+  /// fontbakery's `collidoscope` rules (`configuration.collidoscope`): with them, every test is
+  /// checked for colliding glyphs and needs no expectation.
+  public private(set) var collisionRules: CollisionRules?
+  /// Whether collision rules take glyphs in reversed order (`configuration.direction` is `RTL`).
+  public private(set) var collisionsReversed = false
+  /// fontbakery's `ingredients`: the names pattern inputs use, with their regular expressions, in
+  /// file order.
+  public private(set) var ingredients: [(name: String, expression: String)] = []
 
   /// The format name and version SwiftShape writes.
   public static let formatName = "swiftshape-fixture"
@@ -95,10 +103,25 @@ public struct Fixture: Sendable {
         }
         forbiddenGlyphs = names.compactMap(\.string)
       }
-      let forbiddenMode = !forbiddenGlyphs.isEmpty
+      if let rules = root["configuration"]?["collidoscope"] {
+        collisionRules = try CollisionRules(json: rules, context: "\(path): configuration.collidoscope")
+      }
+      collisionsReversed = root["configuration"]?["direction"]?.string == "RTL"
+      if let list = root["configuration"]?["ingredients"] {
+        guard let members = list.members, members.allSatisfy({ $0.value.string != nil }) else {
+          throw ShapingError(
+            .badText, input: path,
+            reason: "\"configuration.ingredients\" must be an object of names to regular expressions")
+        }
+        ingredients = members.map { ($0.key, $0.value.string!) }
+      }
+      let expectationOptional = !forbiddenGlyphs.isEmpty || collisionRules != nil
+      var defaultExtras = FontbakeryExtras()
       let defaults =
         try root["configuration"]?["defaults"].map {
-          try FixtureSettings(fontbakery: $0, context: "\(path): configuration.defaults")
+          let context = "\(path): configuration.defaults"
+          defaultExtras = try FontbakeryExtras(json: $0, context: context)
+          return try FixtureSettings(fontbakery: $0, context: context, allowing: FontbakeryExtras.keys)
         } ?? .init()
       guard let items = tests.array else {
         throw ShapingError(.badText, input: path, reason: "\"tests\" must be an array")
@@ -106,8 +129,8 @@ public struct Fixture: Sendable {
       casesRange = tests.range
       cases = try items.enumerated().map { index, item in
         try FixtureCase(
-          fontbakery: item, index: index + 1, defaults: defaults, file: path, source: contents,
-          expectationOptional: forbiddenMode)
+          fontbakery: item, index: index + 1, defaults: defaults, extras: defaultExtras, file: path,
+          source: contents, expectationOptional: expectationOptional)
       }
     } else {
       throw ShapingError(
@@ -131,6 +154,13 @@ public struct FixtureCase: Sendable {
   /// For fontbakery tests: the font files (by name) the test is only for, or is not for.
   public var onlyFonts: [String]?
   public var excludedFonts: [String] = []
+  /// For fontbakery tests: whether `text` is a pattern recipe (`"input_type": "pattern"`) standing
+  /// for every string it matches.
+  public var isPattern = false
+  /// For fontbakery tests: collisions that are not failures, as `first/second` glyph names.
+  public var allowedCollisions: [String] = []
+  /// For fontbakery tests: collision rules of the test's own (`"collidoscope"`), over the file's.
+  public var collisionRules: CollisionRules?
   /// Where the expectation value is in the source, and the indentation of its line.
   let expectationRange: Range<Int>
   let indent: Int

@@ -10,6 +10,17 @@ public struct CaseResult: Sendable {
   /// For fontbakery files: the font the test ran with.
   public var font: String?
   public var status: Status
+  /// How many strings were checked: those a pattern stands for, else one.
+  public var checkedStrings = 1
+  /// The strings that failed (forbidden glyphs or collisions), in order; `status` describes the
+  /// first.
+  public var failedInputs: [String] = []
+  /// How many strings failed.
+  public var failedStrings: Int { failedInputs.count }
+  /// For a failing pattern test: the first string that failed.
+  public var failedInput: String? { testCase.isPattern ? failedInputs.first : nil }
+  /// The collisions of the failing string, for pictures.
+  public var collisions: [Collision] = []
 
   /// A result, as checking makes it (and tools that test what is done with results).
   package init(fixture: String, testCase: FixtureCase, font: String?, status: Status) {
@@ -46,10 +57,21 @@ public struct CaseResult: Sendable {
 public struct GlyphDifference: Sendable, Hashable {
   /// The glyph's index in the list, or nil for the glyph count.
   public var glyph: Int?
-  /// `count`, `id`, `name`, `cluster`, `x_advance`, `y_advance`, `x_offset` or `y_offset`.
+  /// `count`, `id`, `name`, `cluster`, `x_advance`, `y_advance`, `x_offset` or `y_offset`; or
+  /// `forbidden` (a forbidden glyph came out) or `collision` (with `otherGlyph`).
   public var field: String
   public var expected: String
   public var actual: String
+  /// For a collision: the glyph the first collides with.
+  public var otherGlyph: Int?
+
+  public init(glyph: Int?, field: String, expected: String, actual: String, otherGlyph: Int? = nil) {
+    self.glyph = glyph
+    self.field = field
+    self.expected = expected
+    self.actual = actual
+    self.otherGlyph = otherGlyph
+  }
 }
 
 extension Fixture {
@@ -60,14 +82,17 @@ extension Fixture {
   ///     `only` and `exclude` pick among them); ignored for SwiftShape fixtures, which name their
   ///     fonts.
   ///   - cache: fonts loaded once for all cases.
-  public func check(fonts: [String] = [], cache: FontCache = FontCache()) -> [CaseResult] {
+  ///   - patternLimit: the most strings a pattern input may stand for; a pattern past it is an
+  ///     error of its test.
+  public func check(
+    fonts: [String] = [], cache: FontCache = FontCache(), patternLimit: Int = Fixture.defaultPatternLimit
+  ) -> [CaseResult] {
     var results: [CaseResult] = []
+    let context = CheckContext(cache: cache, patternLimit: patternLimit)
     for testCase in cases {
       switch format {
       case .swiftshape:
-        results.append(
-          CaseResult(
-            fixture: path, testCase: testCase, font: nil, status: run(testCase, font: nil, cache: cache)))
+        results.append(run(testCase, font: nil, context: context))
       case .fontbakery:
         guard !fonts.isEmpty else {
           results.append(
@@ -81,9 +106,7 @@ extension Fixture {
           let name = Fixture.fileName(font)
           if testCase.excludedFonts.contains(name) { continue }
           if let only = testCase.onlyFonts, !only.contains(name) { continue }
-          results.append(
-            CaseResult(
-              fixture: path, testCase: testCase, font: font, status: run(testCase, font: font, cache: cache)))
+          results.append(run(testCase, font: font, context: context))
         }
       }
     }
@@ -98,8 +121,8 @@ extension Fixture {
   ///   try Fixture.load("Tests/Fixtures/arabic.json").verify()
   /// }
   /// ```
-  public func verify(fonts: [String] = []) throws {
-    let results = check(fonts: fonts)
+  public func verify(fonts: [String] = [], patternLimit: Int = Fixture.defaultPatternLimit) throws {
+    let results = check(fonts: fonts, patternLimit: patternLimit)
     guard results.allSatisfy({ $0.passed || $0.skipped }) else {
       throw FixtureFailure(report: FixtureReport(results: results).text(colored: false))
     }
@@ -116,40 +139,122 @@ extension Fixture {
     return String(name[..<dot])
   }
 
-  /// Shapes a case with its settings (and, for fontbakery, the font given).
-  func run(_ testCase: FixtureCase, font: String?, cache: FontCache) -> CaseResult.Status {
+  /// How many strings a pattern input may stand for unless told otherwise: as many as fontbakery
+  /// takes.
+  public static let defaultPatternLimit = 100_000
+
+  /// What checking the cases of one call shares: fonts, collision checkers, the pattern limit.
+  final class CheckContext {
+    let cache: FontCache
+    let patternLimit: Int
+    var checkers: [String: CollisionChecker] = [:]
+
+    init(cache: FontCache, patternLimit: Int) {
+      self.cache = cache
+      self.patternLimit = patternLimit
+    }
+  }
+
+  /// Shapes a case with its settings (and, for fontbakery, the font given) and checks it: for
+  /// fontbakery files with forbidden glyphs or collision rules, each string of the test (those a
+  /// pattern stands for) first, then the expectation, if any.
+  func run(_ testCase: FixtureCase, font: String?, context: CheckContext) -> CaseResult {
+    var result = CaseResult(fixture: path, testCase: testCase, font: font, status: .passed)
     if let shaper = testCase.settings.shaper, !HarfBuzz.shapers.contains(shaper) {
-      return .skipped(
+      result.status = .skipped(
         "HarfBuzz has no \(shaper) shaper here (it has \(HarfBuzz.shapers.joined(separator: ", ")))")
+      return result
     }
     do {
-      let result = try shape(testCase, font: font, cache: cache)
-      // Forbidden glyphs first: each one that comes out, with where.
-      let forbidden = result.glyphs.enumerated().compactMap { index, glyph -> GlyphDifference? in
-        guard let name = glyph.name, forbiddenGlyphs.contains(name) else { return nil }
-        return GlyphDifference(
-          glyph: index, field: "name", expected: "no forbidden glyph",
-          actual: "\(name) (cluster \(glyph.cluster))")
+      let rules = testCase.collisionRules ?? collisionRules
+      if !forbiddenGlyphs.isEmpty || rules != nil {
+        try checkStrings(of: testCase, font: font, rules: rules, context: context, into: &result)
+        if result.failedStrings > 0 { return result }
       }
-      if !forbidden.isEmpty {
-        return .failed(
-          differences: forbidden, expected: "none of " + forbiddenGlyphs.joined(separator: ", "),
-          actual: Fixture.hbText(result.glyphs, like: "a=0+0"), result: result)
-      }
-      if case .none = testCase.expectation { return .passed }
+      if case .none = testCase.expectation { return result }
+      let shaped = try shape(testCase, font: font, cache: context.cache)
       let (parsed, text) = try expectedGlyphs(testCase, font: font)
-      let differences = Fixture.compare(parsed, result.glyphs)
-      if differences.isEmpty { return .passed }
+      let differences = Fixture.compare(parsed, shaped.glyphs)
+      if differences.isEmpty { return result }
       let textual: Bool
       if case .glyphs = testCase.expectation { textual = false } else { textual = true }
-      let actual = textual ? Fixture.hbText(result.glyphs, like: text) : Fixture.serialize(result.glyphs)
-      return .failed(differences: differences, expected: text, actual: actual, result: result)
+      let actual = textual ? Fixture.hbText(shaped.glyphs, like: text) : Fixture.serialize(shaped.glyphs)
+      result.status = .failed(differences: differences, expected: text, actual: actual, result: shaped)
     } catch let error as ShapingError {
-      return .error(
+      result.status = .error(
         ShapingError(error.kind, input: "\(path): \(testCase.label): \(error.input)", reason: error.reason))
+    } catch let error as PatternError {
+      result.status = .error(
+        ShapingError(
+          .badText, input: "\(path): \(testCase.label)", reason: "pattern \"\(testCase.text)\": \(error)"))
     } catch {
-      return .error(ShapingError(.internalFailure, input: "\(path): \(testCase.label)", reason: "\(error)"))
+      result.status = .error(
+        ShapingError(.internalFailure, input: "\(path): \(testCase.label)", reason: "\(error)"))
     }
+    return result
+  }
+
+  /// Checks each string of a fontbakery test for forbidden glyphs and collisions; the first that
+  /// fails is the result's.
+  private func checkStrings(
+    of testCase: FixtureCase, font: String?, rules: CollisionRules?, context: CheckContext,
+    into result: inout CaseResult
+  ) throws {
+    var strings = [testCase.text]
+    if testCase.isPattern {
+      let unknown = StringPattern.unknownWords(in: testCase.text, ingredients: ingredients)
+      guard unknown.isEmpty else {
+        let known = ingredients.isEmpty ? "none" : ingredients.map(\.name).joined(separator: ", ")
+        throw PatternError("unknown ingredient \"\(unknown[0])\" (the file's ingredients: \(known))")
+      }
+      strings = try StringPattern(recipe: testCase.text, ingredients: ingredients).strings(
+        limit: context.patternLimit)
+    }
+    let (shapingFont, options) = try Fixture.setup(
+      testCase.settings, folder: folder, font: font, cache: context.cache)
+    var checker: CollisionChecker?
+    if let rules {
+      let key = "\(font ?? "")\u{0}\(testCase.settings.variations ?? [])\u{0}\(rules.hashValue)"
+      checker = context.checkers[key]
+      if checker == nil {
+        checker = CollisionChecker(font: shapingFont.font, rules: rules, reversed: collisionsReversed)
+        context.checkers[key] = checker
+      }
+    }
+    let allowed = Set(testCase.allowedCollisions)
+    result.checkedStrings = strings.count
+    for string in strings {
+      let shaped = try shapingFont.shape(string, options: options)
+      var differences = shaped.glyphs.enumerated().compactMap { index, glyph -> GlyphDifference? in
+        guard let name = glyph.name, forbiddenGlyphs.contains(name) else { return nil }
+        return GlyphDifference(
+          glyph: index, field: "forbidden", expected: "no forbidden glyph",
+          actual: "\(name) (cluster \(glyph.cluster))")
+      }
+      let collisions = checker?.collisions(in: shaped.glyphs, allowed: allowed) ?? []
+      differences += collisions.map { collision in
+        GlyphDifference(
+          glyph: collision.first, field: "collision", expected: "no collision",
+          actual:
+            "\(collision.pair) at (\(Fixture.rounded(collision.point.x)), \(Fixture.rounded(collision.point.y)))",
+          otherGlyph: collision.second)
+      }
+      guard !differences.isEmpty else { continue }
+      result.failedInputs.append(string)
+      guard result.failedInputs.count == 1 else { continue }
+      var expected: [String] = []
+      if !forbiddenGlyphs.isEmpty { expected.append("none of " + forbiddenGlyphs.joined(separator: ", ")) }
+      if checker != nil { expected.append("no collisions") }
+      result.status = .failed(
+        differences: differences, expected: expected.joined(separator: "; "),
+        actual: Fixture.hbText(shaped.glyphs, like: "a=0+0"), result: shaped)
+      result.collisions = collisions
+    }
+  }
+
+  static func rounded(_ value: Double) -> String {
+    let whole = (value * 10).rounded() / 10
+    return whole == whole.rounded() ? String(Int(whole)) : String(whole)
   }
 
   /// The result of shaping a case.

@@ -37,16 +37,27 @@ public struct FixtureReport: Sendable {
       case .failed(let differences, let expected, let actual, let shaped):
         out +=
           "\(paint("FAIL", "1;31")) \(result.fixture): \(testCase.label)\(font): \(FixtureReport.quoted(testCase.text))\n"
-        for difference in differences {
-          let place: String
-          if let glyph = difference.glyph {
-            let name = shaped.glyphs.indices.contains(glyph) ? shaped.glyphs[glyph].name ?? "" : ""
-            place = "glyph \(glyph)\(name.isEmpty ? "" : " (\(name))")"
-          } else {
-            place = "glyph count"
-          }
+        if let input = result.failedInput {
           out +=
-            "  \(place): \(difference.field == "count" ? "" : "\(difference.field) ")expected \(paint(difference.expected, "32")), actual \(paint(difference.actual, "31"))\n"
+            "  \(result.failedStrings) of \(result.checkedStrings) strings of the pattern fail; the first: \(FixtureReport.quoted(input))\n"
+        }
+        func label(_ glyph: Int) -> String {
+          let name = shaped.glyphs.indices.contains(glyph) ? shaped.glyphs[glyph].name ?? "" : ""
+          return "glyph \(glyph)\(name.isEmpty ? "" : " (\(name))")"
+        }
+        for difference in differences {
+          switch difference.field {
+          case "collision":
+            let other = difference.otherGlyph.map { " and \(label($0))" } ?? ""
+            out +=
+              "  \(difference.glyph.map(label) ?? "")\(other) collide: \(paint(difference.actual, "31"))\n"
+          case "forbidden":
+            out += "  \(difference.glyph.map(label) ?? ""): forbidden, \(paint(difference.actual, "31"))\n"
+          default:
+            let place = difference.glyph.map(label) ?? "glyph count"
+            out +=
+              "  \(place): \(difference.field == "count" ? "" : "\(difference.field) ")expected \(paint(difference.expected, "32")), actual \(paint(difference.actual, "31"))\n"
+          }
         }
         out += "  expected: \(paint(expected, "32"))\n"
         out += "  actual:   \(paint(actual, "31"))\n"
@@ -74,7 +85,8 @@ public struct FixtureReport: Sendable {
 
   /// The report as one JSON document: `{"format": "swiftshape-check", "version": 1, "passed",
   /// "failed", "errors", "skipped", "cases": [{"file", "index", "name", "font", "input", "status",
-  /// "differences", "expected", "actual", "error"}]}`.
+  /// "differences", "expected", "actual", "error"}]}`; a pattern test also has `strings`,
+  /// `failed_strings` and `failed_input`, and a collision difference `other_glyph`.
   public func json() -> String {
     var w = JSONWriter(spaced: true)
     w.beginObject()
@@ -96,6 +108,11 @@ public struct FixtureReport: Sendable {
         w.member("font", font)
       }
       w.member("input", result.testCase.text)
+      if result.testCase.isPattern {
+        w.member("strings", result.checkedStrings)
+        w.member("failed_strings", result.failedStrings)
+        if let input = result.failedInput { w.member("failed_input", input) }
+      }
       w.key("status")
       switch result.status {
       case .passed:
@@ -116,6 +133,7 @@ public struct FixtureReport: Sendable {
           w.member("field", difference.field)
           w.member("expected", difference.expected)
           w.member("actual", difference.actual)
+          if let other = difference.otherGlyph { w.member("other_glyph", other) }
           w.endObject()
         }
         w.endArray()

@@ -292,16 +292,27 @@ extension FixtureCase {
 
   /// A test of fontbakery's shaping-regression format.
   init(
-    fontbakery json: SourceJSON, index: Int, defaults: FixtureSettings, file: String, source: [UInt8],
-    expectationOptional: Bool = false
+    fontbakery json: SourceJSON, index: Int, defaults: FixtureSettings,
+    extras defaultExtras: FontbakeryExtras,
+    file: String, source: [UInt8], expectationOptional: Bool = false
   ) throws {
     let context = "\(file): test \(index)"
     guard json.members != nil else {
       throw ShapingError(.badText, input: context, reason: "a test must be an object, found \(json.typeName)")
     }
     let own = try FixtureSettings(
-      fontbakery: json, context: context, allowing: ["input", "expectation", "note", "only", "exclude"])
+      fontbakery: json, context: context,
+      allowing: FontbakeryExtras.keys.union([
+        "input", "expectation", "note", "only", "exclude", "collidoscope",
+      ]))
     settings = own.over(defaults)
+    let extras = try FontbakeryExtras(json: json, context: context)
+    isPattern = (extras.inputType ?? defaultExtras.inputType) == "pattern"
+    allowedCollisions = extras.allowedCollisions ?? defaultExtras.allowedCollisions ?? []
+    if let rules = json["collidoscope"] {
+      collisionRules = try CollisionRules(json: rules, context: "\(context): collidoscope")
+    }
+    let collisionsChecked = collisionRules != nil
     self.index = index
     name = json["note"]?.string
     guard let input = json["input"]?.string else {
@@ -316,7 +327,7 @@ extension FixtureCase {
     onlyFonts = names(json["only"])
     excludedFonts = names(json["exclude"]) ?? []
     guard let expect = json["expectation"] else {
-      guard expectationOptional else {
+      guard expectationOptional || collisionsChecked else {
         throw ShapingError(.badText, input: context, reason: "a test needs an \"expectation\"")
       }
       expectation = .none
@@ -343,6 +354,36 @@ extension FixtureCase {
   static func indentation(of offset: Int, in source: [UInt8]) -> Int {
     let lineStart = source[..<offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
     return source[lineStart...].prefix(while: { $0 == 0x20 }).count
+  }
+}
+
+/// The keys of fontbakery's shaping tests that say what to check rather than how to shape; a
+/// test's own, or the file's `defaults`.
+struct FontbakeryExtras {
+  static let keys: Set<String> = ["input_type", "allowedcollisions"]
+
+  /// `string` (the default) or `pattern`.
+  var inputType: String?
+  var allowedCollisions: [String]?
+
+  init() {}
+
+  init(json: SourceJSON, context: String) throws {
+    if let value = json["input_type"] {
+      guard let text = value.string, text == "string" || text == "pattern" else {
+        throw ShapingError(
+          .badText, input: context, reason: "\"input_type\" must be \"string\" or \"pattern\"")
+      }
+      inputType = text
+    }
+    if let value = json["allowedcollisions"] {
+      guard let items = value.array, items.allSatisfy({ $0.string != nil }) else {
+        throw ShapingError(
+          .badText, input: context,
+          reason: "\"allowedcollisions\" must be a list of glyph pairs (\"first/second\")")
+      }
+      allowedCollisions = items.compactMap(\.string)
+    }
   }
 }
 

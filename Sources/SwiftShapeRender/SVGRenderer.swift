@@ -18,6 +18,9 @@ public struct SVGOptions: Sendable {
   /// Glyphs of the first line (indices into the first result's `glyphs`) drawn in red: a
   /// forbidden glyph in a failure's picture.
   public var highlightedGlyphs: Set<Int> = []
+  /// Polygons drawn in translucent red over the first line, in its coordinates (the result's
+  /// units, y up, from the line's origin): the area colliding glyphs share in a failure's picture.
+  public var overlays: [[(x: Double, y: Double)]] = []
 
   public init() {}
 }
@@ -317,6 +320,19 @@ public final class SVGRenderer {
         svg +=
           "<text x=\"\(line.box.minX)\" y=\"\(line.box.minY - size / 3)\" font-family=\"sans-serif\" font-size=\"\(size)\" fill=\"\(color)\">\(label)</text>\n"
       }
+    }
+    if let origin = lines.first?.placed.first?.pen, !options.overlays.isEmpty {
+      svg += "<path fill=\"#FF1010\" fill-opacity=\"0.85\" data-overlay=\"collision\" d=\""
+      for polygon in options.overlays {
+        for (index, point) in polygon.enumerated() {
+          svg.append(UInt8(ascii: index == 0 ? "M" : "L"))
+          svg.append(origin.x + point.x)
+          svg.append(UInt8(ascii: " "))
+          svg.append(origin.y - point.y)
+        }
+        svg.append(UInt8(ascii: "Z"))
+      }
+      svg += "\"/>\n"
     }
     if options.annotate {
       svg += annotations(lines, unitsPerPixel: unitsPerPixel, legendTop: view.maxY + margin, left: view.minX)

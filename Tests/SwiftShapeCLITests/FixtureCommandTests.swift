@@ -50,7 +50,7 @@ struct FixtureCommandTests {
       result.out
         == """
         FAIL fontbakery/forbidden-glyphs.json: case 2 "fails: 日 is not in the font, .notdef comes out" with NotoSans-Latin.ttf: "a日b"
-          glyph 1 (.notdef): name expected no forbidden glyph, actual .notdef (cluster 1)
+          glyph 1 (.notdef): forbidden, .notdef (cluster 1)
           expected: none of .notdef, dottedcircle
           actual:   a=0+561|.notdef=1+600|b=2+615
         2 passed, 1 failed, 0 skipped
@@ -87,6 +87,87 @@ struct FixtureCommandTests {
     let regression = try String(
       contentsOf: folder.appendingPathComponent("fontbakery-case3-NotoSans-Latin.svg"), encoding: .utf8)
     #expect(regression.contains(#"data-run="actual""#) && regression.contains(#"data-run="expected""#))
+  }
+
+  /// fontbakery's collision check with pattern inputs: the report names the pattern, how many of
+  /// its strings fail, the first, and each colliding pair; `--svg` draws that string with the
+  /// area the colliding glyphs share in red over them.
+  @Test func collisionsAreFoundReportedAndDrawn() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-collisions-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let result = try swiftshape([
+      "check", "--svg", folder.path, "--font-file", "fontbakery/fonts/Collisions-Test.ttf",
+      "fontbakery/compare/collisions-font-marks.json",
+    ])
+    #expect(result.status == 1)
+    #expect(
+      result.out.hasPrefix(
+        """
+        FAIL fontbakery/compare/collisions-font-marks.json: case 1 with Collisions-Test.ttf: "base mark{1,2}"
+          72 of 126 strings of the pattern fail; the first: "ả"
+          glyph 0 (a) and glyph 1 (hookcomb) collide: a/hookcomb at (200, 700)
+          expected: no collisions
+          actual:   a=0+600|hookcomb=0+0
+
+        """))
+    // The allowed pair is not reported, the other way round is.
+    #expect(result.out.contains("  glyph 2 (gravecomb) and glyph 1 (acutecomb) collide") == false)
+    #expect(result.out.contains("  glyph 1 (acutecomb) and glyph 2 (gravecomb) collide: acutecomb/gravecomb"))
+    #expect(result.out.hasSuffix("2 passed, 3 failed, 0 skipped\n"))
+    let picture = try String(
+      contentsOf: folder.appendingPathComponent("collisions-font-marks-case1-Collisions-Test.svg"),
+      encoding: .utf8)
+    #expect(picture.contains(#"data-gid="2" data-name="a""#) && picture.contains(#"data-name="hookcomb""#))
+    // The shared area, y 600–700 above the baseline (at y 900 in the picture, whose y runs down).
+    #expect(picture.contains(#"data-overlay="collision" d="M200 300L400 300L400 200L200 200Z""#))
+  }
+
+  /// Pattern and collision settings that cannot be used: one line naming the file and the test,
+  /// exit status 65.
+  @Test func badPatternsAndCollisionSettingsAreNamed() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-patterns-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func check(_ json: String, _ extra: [String] = []) throws -> (status: Int32, out: String) {
+      let file = folder.appendingPathComponent("file.json")
+      try json.write(to: file, atomically: true, encoding: .utf8)
+      let result = try swiftshape(["check", "--font-file", "fonts/NotoSans-Latin.ttf"] + extra + [file.path])
+      return (result.status, result.out)
+    }
+    let ingredients = #""ingredients": {"vowel": "[aeiou]", "any": "[a-z]"}"#
+    let unknown = try check(
+      #"{"configuration": {"collidoscope": {"marks": true}, \#(ingredients)}, "tests": [{"input": "vowl vowel", "input_type": "pattern"}]}"#
+    )
+    #expect(unknown.status == 65)
+    #expect(
+      unknown.out.hasPrefix(
+        "ERROR \(folder.path)/file.json: case 1: pattern \"vowl vowel\": unknown ingredient \"vowl\" (the file's ingredients: vowel, any)\n"
+      ))
+    let tooMany = try check(
+      #"{"configuration": {"collidoscope": {"marks": true}, \#(ingredients)}, "tests": [{"input": "any{3}", "input_type": "pattern"}]}"#,
+      ["--pattern-limit", "1000"])
+    #expect(tooMany.status == 65)
+    #expect(
+      tooMany.out.contains(
+        "case 1: pattern \"any{3}\": the pattern stands for 17576 strings, more than the limit of 1000\n"))
+    let area = try check(
+      #"{"configuration": {"collidoscope": {"area": "5%"}}, "tests": [{"input": "a"}]}"#)
+    #expect(area.status == 65)
+    #expect(
+      area.out.hasPrefix(
+        "ERROR \(folder.path)/file.json: configuration.collidoscope: \"collidoscope.area\" must be a fraction from 0 to 1 (0.05 is 5 %)\n"
+      ))
+    let rule = try check(
+      #"{"configuration": {}, "tests": [{"input": "a", "collidoscope": {"mark": true}}]}"#)
+    #expect(rule.status == 65)
+    #expect(rule.out.contains("file.json: test 1: collidoscope: unknown collidoscope rule \"mark\""))
+    let kind = try check(#"{"configuration": {}, "tests": [{"input": "a", "input_type": "regex"}]}"#)
+    #expect(
+      kind.status == 65 && kind.out.contains("test 1: \"input_type\" must be \"string\" or \"pattern\""))
+    let limit = try check(#"{"tests": []}"#, ["--pattern-limit", "0"])
+    #expect(limit.status != 0 && limit.status != 1)
   }
 
   @Test func fontbakeryFilesTakeTheirFontsFromTheCommandLine() throws {

@@ -43,6 +43,13 @@ extension SwiftShapeCommand {
       help: ArgumentHelp("Report format: text (default) or json.", valueName: "format"))
     var format: String = "text"
 
+    @Option(
+      name: .customLong("pattern-limit"),
+      help: ArgumentHelp(
+        "The most strings a fontbakery pattern input may stand for (default 100000, as fontbakery); a pattern past it is an error of its test.",
+        valueName: "count"))
+    var patternLimit: Int = Fixture.defaultPatternLimit
+
     @Flag(
       name: .customLong("update"),
       help: "Re-record the expectations of failing cases in place (atomically); nothing else changes.")
@@ -60,6 +67,10 @@ extension SwiftShapeCommand {
 
     func run() throws {
       let json = try ReportFormatOptions.isJSON(format, option: "--format", noun: "report format")
+      guard patternLimit > 0 else {
+        throw ShapingError(
+          .invalidArgument, input: "--pattern-limit \(patternLimit)", reason: "must be at least 1")
+      }
       let fonts = try fontFiles + patterns.map { try FontLocator.match($0).file }
       var results: [CaseResult] = []
       var unusable: [ShapingError] = []
@@ -67,7 +78,7 @@ extension SwiftShapeCommand {
       for file in try fixtureFiles() {
         do {
           let fixture = try Fixture.load(file.path)
-          let checked = fixture.check(fonts: fonts, cache: cache)
+          let checked = fixture.check(fonts: fonts, cache: cache, patternLimit: patternLimit)
           results += checked
           if let svgFolder { try drawFailures(checked, of: fixture, into: svgFolder, cache: cache) }
           if update {
@@ -116,8 +127,13 @@ extension SwiftShapeCommand {
         var options = SVGOptions()
         options.pixelsPerEm = 64
         var expected: [ShapedGlyph]?
-        let forbidden = differences.filter { $0.expected == "no forbidden glyph" }.compactMap(\.glyph)
-        if forbidden.isEmpty {
+        let forbidden = differences.filter { $0.field == "forbidden" }.compactMap(\.glyph)
+        let collisions = result.collisions
+        if !collisions.isEmpty {
+          options.overlays = collisions.flatMap { $0.sharedArea.flatMap(\.trapezoids) }.map { polygon in
+            polygon.map { ($0.x, $0.y) }
+          }
+        } else if forbidden.isEmpty {
           expected = try fixture.expectedGlyphs(for: result.testCase, font: result.font)
             .shapedGlyphs(font: font, option: "--svg")
         } else {

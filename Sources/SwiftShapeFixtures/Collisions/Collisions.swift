@@ -1,0 +1,223 @@
+import HarfBuzz
+import SwiftShape
+
+/// Which glyph pairs of a shaped string are checked for colliding outlines: fontbakery's
+/// `collidoscope` configuration.
+///
+/// Glyphs are marks when `GDEF` classes them so, bases otherwise. Pairs are ordered (each pair is
+/// looked at both ways, and a collision is named `first/second`), in glyph order — reversed when
+/// the file's `configuration.direction` is `RTL` — and a pair is checked when:
+/// - both are bases and `bases` is true (when `bases` is false, such a pair never is);
+/// - both are marks and `marks` is true;
+/// - `faraway` is true and the second comes after the run of glyphs of the first's kind (base or
+///   mark) that follows the first;
+/// - `adjacentClusters` is true and their clusters (in characters) differ by at most one.
+///
+/// A crossing of a checked pair is a collision unless:
+/// - `cursive` is true, both glyphs have a cursive attachment anchor inside their outline, and no
+///   base lies between them;
+/// - `area` is above zero and no piece of the area the two contours share is larger than `area`
+///   times the area of either contour (`area` is a fraction: 0.05 is 5 %).
+public struct CollisionRules: Sendable, Hashable {
+  /// nil when not given: bases are then checked only by the other rules.
+  public var bases: Bool?
+  public var marks = false
+  public var faraway = false
+  public var adjacentClusters = false
+  public var cursive = false
+  /// A fraction of the smaller contour; 0 for none.
+  public var area = 0.0
+
+  public init() {}
+
+  /// Reads a `collidoscope` object. Unknown keys are errors, so a misspelt rule is not silently
+  /// ignored; `comment…` keys are allowed.
+  init(json: SourceJSON, context: String) throws {
+    guard let members = json.members else {
+      throw ShapingError(.badText, input: context, reason: "\"collidoscope\" must be an object")
+    }
+    for (key, value) in members {
+      func flag() throws -> Bool {
+        // Python's truth: fontbakery files write true/false, sometimes 0/1.
+        if let bool = value.bool { return bool }
+        if let number = value.number { return number != 0 }
+        throw ShapingError(.badText, input: context, reason: "\"collidoscope.\(key)\" must be true or false")
+      }
+      switch key {
+      case "bases": bases = try flag()
+      case "marks": marks = try flag()
+      case "faraway": faraway = try flag()
+      case "adjacent_clusters": adjacentClusters = try flag()
+      case "cursive": cursive = try flag()
+      case "area":
+        guard let number = value.number ?? value.bool.map({ $0 ? 1 : 0 }), number >= 0, number <= 1 else {
+          throw ShapingError(
+            .badText, input: context,
+            reason: "\"collidoscope.area\" must be a fraction from 0 to 1 (0.05 is 5 %)")
+        }
+        area = number
+      default:
+        guard key.hasPrefix("comment") else {
+          throw ShapingError(
+            .badText, input: context,
+            reason:
+              "unknown collidoscope rule \"\(key)\" (known: bases, marks, faraway, adjacent_clusters, cursive, area)"
+          )
+        }
+      }
+    }
+  }
+}
+
+/// Two glyphs whose outlines cross.
+public struct Collision: Sendable, Hashable {
+  /// The glyphs' indices in the shaped run (in the order the rules looked at them).
+  public var first: Int
+  public var second: Int
+  public var firstName: String
+  public var secondName: String
+  /// A point where the outlines cross, in the run's coordinates (font units, y up, from the run's
+  /// origin).
+  public var point: OutlinePoint
+  /// The two crossing contours, placed.
+  let contours: [Contour]
+
+  /// `first/second`, as `allowedcollisions` names a pair.
+  public var pair: String { "\(firstName)/\(secondName)" }
+
+  /// The pieces of the area the two crossing contours share, each with its area and its shape
+  /// as trapezoids in the run's coordinates (for pictures).
+  public var sharedArea: [(area: Double, trapezoids: [[OutlinePoint]])] {
+    OutlineGeometry.sharedPieces(contours[0], contours[1])
+  }
+
+  public static func == (a: Collision, b: Collision) -> Bool {
+    (a.first, a.second, a.firstName, a.secondName, a.point) == (
+      b.first, b.second, b.firstName, b.secondName, b.point
+    )
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(first)
+    hasher.combine(second)
+    hasher.combine(point)
+  }
+}
+
+/// Finds collisions in shaped runs of one font; outlines, classes and anchors are read once per
+/// glyph. Not for use from several threads at once.
+final class CollisionChecker {
+  private struct Shape {
+    var contours: [Contour]
+    var box: OutlineBox
+    var isMark: Bool
+    var hasAnchor: Bool
+  }
+
+  private struct Placed {
+    var index: Int
+    var name: String
+    var shape: Shape
+    var dx: Double
+    var dy: Double
+    var cluster: Int
+    var box: OutlineBox { shape.box.offset(by: dx, dy) }
+  }
+
+  let font: Font
+  let rules: CollisionRules
+  /// Whether pairs are taken in reversed glyph order (`configuration.direction` is `RTL`).
+  let reversed: Bool
+  private var shapes: [UInt32: Shape] = [:]
+  private lazy var anchors: [UInt32: [OutlinePoint]] = rules.cursive ? CursiveAnchors.read(font.face) : [:]
+
+  init(font: Font, rules: CollisionRules, reversed: Bool) {
+    self.font = font
+    self.rules = rules
+    self.reversed = reversed
+  }
+
+  private func shape(_ glyph: UInt32) -> Shape {
+    if let known = shapes[glyph] { return known }
+    let contours = OutlineGeometry.contours(of: font.outline(of: glyph))
+    let box = contours.reduce(OutlineBox()) { $0.union($1.box) }
+    let hasAnchor = (anchors[glyph] ?? []).contains { anchor in
+      contours.reduce(0) { $0 + $1.winding(around: anchor) } != 0
+    }
+    let shape = Shape(
+      contours: contours, box: box, isMark: font.face.glyphClass(glyph) == .mark, hasAnchor: hasAnchor)
+    shapes[glyph] = shape
+    return shape
+  }
+
+  /// The collisions of a run (its glyphs in the result's units, which must be font units), not
+  /// counting `allowed` pairs.
+  func collisions(in glyphs: [ShapedGlyph], allowed: Set<String> = []) -> [Collision] {
+    var placed: [Placed] = []
+    var cursor = 0.0
+    for (index, glyph) in glyphs.enumerated() {
+      placed.append(
+        Placed(
+          index: index, name: glyph.name ?? font.glyphLabel(glyph.id), shape: shape(glyph.id),
+          dx: cursor + Double(glyph.xOffset), dy: Double(glyph.yOffset), cluster: glyph.cluster))
+      cursor += Double(glyph.xAdvance)
+    }
+    if reversed { placed.reverse() }
+    var found: [Collision] = []
+    for first in placed.indices {
+      for second in placed.indices where checks(first, second, placed) {
+        for collision in crossings(placed[first], placed[second]) where !allowed.contains(collision.pair) {
+          if counts(first, second, placed, collision) { found.append(collision) }
+        }
+      }
+    }
+    return found
+  }
+
+  /// Whether the rules look at the pair (collidoscope's `we_care_about_this_index`).
+  private func checks(_ first: Int, _ second: Int, _ glyphs: [Placed]) -> Bool {
+    guard first != second else { return false }
+    let a = glyphs[first].shape.isMark
+    let b = glyphs[second].shape.isMark
+    if !a && !b, let bases = rules.bases { return bases }
+    if rules.marks && a && b { return true }
+    if rules.faraway {
+      var next = first + 1
+      while next < glyphs.count && glyphs[next].shape.isMark == a { next += 1 }
+      if second >= next { return true }
+    }
+    if rules.adjacentClusters && abs(glyphs[first].cluster - glyphs[second].cluster) < 2 { return true }
+    return false
+  }
+
+  /// Whether a crossing counts (collidoscope's `we_care_about_this_overlap`).
+  private func counts(_ first: Int, _ second: Int, _ glyphs: [Placed], _ collision: Collision) -> Bool {
+    if rules.cursive && glyphs[first].shape.hasAnchor && glyphs[second].shape.hasAnchor {
+      // Joined cursively, unless a base lies between them.
+      guard first + 1 < second else { return false }
+      return glyphs[(first + 1)..<second].contains { !$0.shape.isMark }
+    }
+    guard rules.area > 0 else { return true }
+    let limits = collision.contours.map { $0.area * rules.area }
+    return collision.sharedArea.contains { piece in piece.area > limits[0] || piece.area > limits[1] }
+  }
+
+  /// Every pair of contours of the two glyphs whose outlines cross: one collision each.
+  private func crossings(_ a: Placed, _ b: Placed) -> [Collision] {
+    guard !a.shape.contours.isEmpty, !b.shape.contours.isEmpty, a.box.intersection(b.box).area >= 0.2
+    else { return [] }
+    var out: [Collision] = []
+    for contourA in a.shape.contours {
+      let movedA = contourA.offset(by: a.dx, a.dy)
+      for contourB in b.shape.contours {
+        let movedB = contourB.offset(by: b.dx, b.dy)
+        guard let point = OutlineGeometry.crossing(movedA, movedB) else { continue }
+        out.append(
+          Collision(
+            first: a.index, second: b.index, firstName: a.name, secondName: b.name, point: point,
+            contours: [movedA, movedB]))
+      }
+    }
+    return out
+  }
+}
