@@ -31,13 +31,19 @@ enum Measure {
   }
 
   /// Runs a program with standard output to /dev/null (or to the file `stdoutPath`) and measures it.
-  static func run(_ arguments: [String], stdinPath: String? = nil, stdoutPath: String? = nil) -> Run {
+  /// With `quiet`, standard error goes to /dev/null as well.
+  static func run(
+    _ arguments: [String], stdinPath: String? = nil, stdoutPath: String? = nil, quiet: Bool = false
+  )
+    -> Run
+  {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(
       &actions, 1, stdoutPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     if let stdinPath { posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0) }
+    if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0

@@ -140,6 +140,17 @@ func measureAll() throws -> [Figure] {
       printError("swiftshape-benchmarks: \(mixedText) or \(dejaVuSans) is absent: no figure for mixed text")
     }
   }
+  if wanted("collisions") {
+    // fontbakery's collision check of the Latin marks benchmark file (about 30,000 strings), from
+    // the repository, the folder `.ci/benchmark` runs in.
+    let repository = WorkingFolder.path
+    if let figure = benchmarks.collisionCheck(
+      file: "\(repository)/Fixtures/fontbakery/benchmark/marks.json",
+      font: "\(repository)/Fixtures/fontbakery/fonts/NotoSans-Marks.ttf", scratch: scratchFile("fontbakery"))
+    {
+      report(figure)
+    }
+  }
   if wanted("lines") {
     // The English and Persian texts, each line a paragraph.
     for corpus in corpora where corpus.name.contains("thelittleprince") {

@@ -32,6 +32,12 @@ struct FontbakeryComparisonTests {
     }
   }
 
+  /// Files where SwiftShape deliberately differs, with the reason.
+  static let knownDifferences = [
+    "collisions-font-cursive.json":
+      "collidoscope 0.6.5 fails on the cursive rule (it reads its font as self.font, which it never sets), so fontbakery errs on every test of a file that turns the rule on; SwiftShape applies the rule as collidoscope documents it"
+  ]
+
   static func recorded() throws -> [Recorded] {
     let data = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/expected.json"))
     return try JSONDecoder().decode([Recorded].self, from: data)
@@ -39,10 +45,10 @@ struct FontbakeryComparisonTests {
 
   @Test func everyTestFailsOnTheSameStringsAsInFontbakery() throws {
     let recorded = try Self.recorded()
-    #expect(recorded.count == 6)
+    #expect(recorded.count == 8)
     var strings = 0
     var failing = 0
-    for entry in recorded {
+    for entry in recorded where Self.knownDifferences[entry.file] == nil {
       let fixture = try Fixture.load("\(Self.folder)/\(entry.file)")
       let font = Fixture.normalized("\(Self.folder)/\(entry.font)")
       let results = fixture.check(fonts: [font])
@@ -75,8 +81,8 @@ struct FontbakeryComparisonTests {
       }
     }
     // The comparison covers thousands of strings, hundreds of them failing.
-    #expect(strings > 5000)
-    #expect(failing > 500)
+    #expect(strings > 30000)
+    #expect(failing > 1500)
   }
 
   @Test func theAreaRuleSeparatesSmallOverlapsFromLargeOnes() throws {
@@ -89,5 +95,20 @@ struct FontbakeryComparisonTests {
     #expect(results[2].passed)
     let area = try #require(results[1].collisions.first?.sharedArea.first?.area)
     #expect(abs(area - 200 * 100) < 1)
+  }
+
+  @Test func theCursiveRuleLetsCursivelyJoinedGlyphsOverlap() throws {
+    // fontbakery cannot run this file (see knownDifferences); what it errs on is recorded.
+    let recorded = try Self.recorded().first { $0.file == "collisions-font-cursive.json" }
+    #expect(recorded?.tests.allSatisfy { $0.error?.contains("has no attribute 'font'") == true } == true)
+    // `k` and `m` join cursively and overlap by 100 units: no collision with the rule, one without.
+    let font = "\(Paths.fixtures)/fontbakery/fonts/Collisions-Test.ttf"
+    let results = try Fixture.load("\(Self.folder)/collisions-font-cursive.json").check(fonts: [font])
+    #expect(results.map(\.passed) == [true, true, false])
+    let without = try Fixture(
+      path: "inline.json",
+      contents: Array(
+        #"{"configuration": {"collidoscope": {"bases": true}}, "tests": [{"input": "km"}]}"#.utf8))
+    #expect(without.check(fonts: [font]).first?.collisions.map(\.pair) == ["k/m", "m/k"])
   }
 }

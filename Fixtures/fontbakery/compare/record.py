@@ -25,12 +25,18 @@ for case in json.loads(Path("cases.json").read_text(encoding="utf-8")):
     font = Path(case["font"])
     vharfbuzz = Vharfbuzz(font)
     collides = None
+    setup_error = None
     if "collidoscope" in configuration:
-        collides = setup_glyph_collides(TTFont(font), configuration)
+        try:
+            collides = setup_glyph_collides(TTFont(font), configuration)
+        except Exception as error:  # every test of the file then fails with it
+            setup_error = error
     tests = []
     for index, test in enumerate(document["tests"], start=1):
         record = {"index": index}
         try:
+            if setup_error:
+                raise setup_error
             if test.get("input_type") == "pattern":
                 brewer = StringBrewer(recipe=test["input"], ingredients=configuration["ingredients"])
                 record["strings"] = len(brewer.generate_all())

@@ -5,8 +5,9 @@ y 0-700, advance 600); `w`, whose ink overhangs its advance into the next glyph;
 as a second contour. The marks (GDEF class 3, no advance, drawn to the left of the pen so that
 they sit over the base before them): U+0301 and U+0300 overlap each other; U+0309 overlaps the
 base's top by half its own area; U+030A by 2.5 % of its own area; U+0307 lies
-wholly inside the base; U+0323 touches nothing. The font has a GPOS table (one kerning pair), so
-HarfBuzz does not move the marks itself.
+wholly inside the base; U+0323 touches nothing. `k` and `m` are bars joined by cursive
+attachment: `k`'s exit anchor meets `m`'s entry, so `km` overlaps by 100 units. The font has a GPOS table, so HarfBuzz does not move
+the marks itself.
 
 Run it with fontTools (`pip install fonttools`) from this folder.
 """
@@ -39,11 +40,13 @@ glyphs = {
     "ringcomb": (rectangles((-400, 695, -200, 895)), 0),
     "dotaccentcomb": (rectangles((-350, 300, -250, 400)), 0),
     "dotbelowcomb": (rectangles((-350, -200, -250, -100)), 0),
+    "k": (rectangles((0, 200, 600, 400)), 600),
+    "m": (rectangles((0, 200, 600, 400)), 600),
 }
 cmap = {
     0x20: "space", 0x61: "a", 0x77: "w", 0x69: "i",
     0x301: "acutecomb", 0x300: "gravecomb", 0x309: "hookcomb", 0x30A: "ringcomb",
-    0x307: "dotaccentcomb", 0x323: "dotbelowcomb",
+    0x307: "dotaccentcomb", 0x323: "dotbelowcomb", 0x6B: "k", 0x6D: "m",
 }
 
 builder = FontBuilder(1000, isTTF=True)
@@ -63,9 +66,13 @@ addOpenTypeFeaturesFromString(
     builder.font,
     """
     table GDEF {
-      GlyphClassDef [a w i], , [acutecomb gravecomb hookcomb ringcomb dotaccentcomb dotbelowcomb], ;
+      GlyphClassDef [a w i k m], , [acutecomb gravecomb hookcomb ringcomb dotaccentcomb dotbelowcomb], ;
     } GDEF;
     feature kern { pos a w 0; } kern;
+    feature curs {
+      pos cursive k <anchor NULL> <anchor 550 300>;
+      pos cursive m <anchor 50 300> <anchor NULL>;
+    } curs;
     """,
 )
 builder.save("Collisions-Test.ttf")
