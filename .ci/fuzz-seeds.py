@@ -42,6 +42,32 @@ with tempfile.TemporaryDirectory() as scratch:
             write("shaping", "seed-%d-%02x" % (index, flags), seed)
             write("outlines", "seed-%d-%02x" % (index, flags), seed)
 
+# Collisions: the test font with colliding glyphs, and small cuts of the Latin, Arabic and
+# Devanagari fonts, with text that makes marks meet.
+collision_pairs = [
+    (os.path.join(fixtures, "fontbakery", "fonts", "Collisions-Test.ttf"), "a\u0301\u0300wa km i\u030a"),
+    (os.path.join(fixtures, "fontbakery", "fonts", "NotoSans-Marks.ttf"), "e\u0301\u0301 \u1ec7\u0303 fj"),
+    (os.path.join(fixtures, "fonts", "NotoSansArabic-Subset.ttf"), "\u0628\u0650\u0651 \u0644\u0627"),
+    (os.path.join(fixtures, "fonts", "NotoSansDevanagari-Subset.ttf"), "\u0915\u0941\u0947 \u0930\u094d\u0915"),
+]
+with tempfile.TemporaryDirectory() as scratch:
+    for index, (font, text) in enumerate(collision_pairs):
+        small = os.path.join(scratch, "font-%d" % index)
+        subprocess.run(
+            ["hb-subset", "--font-file=" + font, "--text=" + text, "--layout-features=*", "--glyph-names",
+             "--notdef-outline", "-o", small],
+            check=True)
+        data = open(small, "rb").read()
+        encoded = text.encode()
+        for flags in (0x0C, 0x35, 0x1E, 0x7F):
+            write("collisions", "seed-%d-%02x" % (index, flags), bytes([flags]) + struct.pack(">H", len(encoded)) + encoded + data)
+
+import json  # noqa: E402 (the pattern seeds come from the recipes the tests compare)
+recipes = json.load(open(os.path.join(fixtures, "fontbakery", "patterns", "recipes.json"), encoding="utf-8"))
+ingredients = "".join("\n%s=%s" % item for item in recipes["ingredients"].items())
+for index, recipe in enumerate(recipes["recipes"]):
+    write("patterns", "seed-%d" % index, recipe + ingredients)
+
 requests = [
     '{"id":1,"font":"fonts/NotoSans-Latin.ttf","text":"office","features":["-liga"]}',
     '{"id":"a","font":{"file":"fonts/NotoSansCJK-Subset.ttc","face_index":1},"text":"日本","direction":"ttb"}',
@@ -57,6 +83,8 @@ for index, line in enumerate(requests):
 for name in ("passing.json", "mismatches.json"):
     write("fixtures", name, open(os.path.join(fixtures, "fixtures", name), "rb").read())
 write("fontbakery", "fontbakery.json", open(os.path.join(fixtures, "fixtures", "fontbakery.json"), "rb").read())
+for name in ("latin-marks.json", "arabic.json", "collisions-font-marks.json"):
+    write("fontbakery", name, open(os.path.join(fixtures, "fontbakery", "compare", name), "rb").read())
 
 syntax = [
     "kern,-liga,aalt=2,kern[3:5],+smcp[2:]", "wght=700,wdth=75.5", "U+0041,U+0301,0x62,63",

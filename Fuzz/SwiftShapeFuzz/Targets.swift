@@ -26,6 +26,10 @@ enum FuzzTarget: String, CaseIterable {
   case batch
   /// Random mixed-script text and fonts through paragraphs and lines, checking their invariants.
   case paragraphs
+  /// A fontbakery pattern recipe and ingredients: the regular-expression parser and the listing.
+  case patterns
+  /// Font bytes and text through fontbakery's collision check (outlines, GDEF, GPOS anchors).
+  case collisions
 
   func run(_ bytes: UnsafeBufferPointer<UInt8>) {
     switch self {
@@ -36,6 +40,8 @@ enum FuzzTarget: String, CaseIterable {
     case .syntax: fuzzSyntax(bytes)
     case .batch: fuzzBatch(bytes)
     case .paragraphs: fuzzParagraphs(bytes)
+    case .patterns: fuzzPatterns(bytes)
+    case .collisions: fuzzCollisions(bytes)
     }
   }
 }

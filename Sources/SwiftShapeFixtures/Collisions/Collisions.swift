@@ -104,9 +104,16 @@ public struct Collision: Sendable, Hashable {
   }
 }
 
-/// Finds collisions in shaped runs of one font; outlines, classes and anchors are read once per
-/// glyph. Not for use from several threads at once.
-final class CollisionChecker {
+/// Finds collisions in shaped runs of one font, as fontbakery's collision check does; outlines,
+/// classes and anchors are read once per glyph. Not for use from several threads at once.
+///
+/// ```swift
+/// var rules = CollisionRules()
+/// rules.marks = true
+/// let checker = CollisionChecker(font: font, rules: rules)
+/// let collisions = checker.collisions(in: try font.shape("ệ̃").glyphs)
+/// ```
+public final class CollisionChecker {
   private struct Shape {
     var contours: [Contour]
     var box: OutlineBox
@@ -125,11 +132,16 @@ final class CollisionChecker {
   }
 
   let font: Font
-  let rules: CollisionRules
+  public let rules: CollisionRules
   /// Whether pairs are taken in reversed glyph order (`configuration.direction` is `RTL`).
-  let reversed: Bool
+  public let reversed: Bool
   private var shapes: [UInt32: Shape] = [:]
   private lazy var anchors: [UInt32: [OutlinePoint]] = rules.cursive ? CursiveAnchors.read(font.face) : [:]
+
+  /// A checker for runs shaped with `font` at its default scale (font units).
+  public convenience init(font: ShapingFont, rules: CollisionRules, reversed: Bool = false) {
+    self.init(font: font.font, rules: rules, reversed: reversed)
+  }
 
   init(font: Font, rules: CollisionRules, reversed: Bool) {
     self.font = font
@@ -151,8 +163,8 @@ final class CollisionChecker {
   }
 
   /// The collisions of a run (its glyphs in the result's units, which must be font units), not
-  /// counting `allowed` pairs.
-  func collisions(in glyphs: [ShapedGlyph], allowed: Set<String> = []) -> [Collision] {
+  /// counting `allowed` pairs (`first/second` glyph names).
+  public func collisions(in glyphs: [ShapedGlyph], allowed: Set<String> = []) -> [Collision] {
     var placed: [Placed] = []
     var cursor = 0.0
     for (index, glyph) in glyphs.enumerated() {

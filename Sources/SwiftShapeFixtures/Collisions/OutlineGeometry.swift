@@ -195,12 +195,55 @@ enum OutlineGeometry {
     guard !overlap.isEmpty else { return nil }
     let first = edges(of: a, within: overlap, dx: 0, dy: 0)
     let second = edges(of: b, within: overlap, dx: nudge.x, dy: nudge.y)
-    for (p, q) in first {
-      for (r, s) in second {
-        if let point = crossing(p, q, r, s) { return point }
+    var found: OutlinePoint?
+    forEachCrossing(first, second, within: overlap) { point in
+      found = point
+      return false
+    }
+    return found
+  }
+
+  /// Calls `body` with each point where an edge of `first` crosses an edge of `second`, until it
+  /// returns false. The second list's edges are put in a grid over `box` first, so that each edge
+  /// of the first meets only the edges near it: a glyph's contours have hundreds of edges once
+  /// flattened, and testing every pair made checking a large outline take seconds.
+  static func forEachCrossing(
+    _ first: [(OutlinePoint, OutlinePoint)], _ second: [(OutlinePoint, OutlinePoint)], within box: OutlineBox,
+    _ body: (OutlinePoint) -> Bool
+  ) {
+    guard !first.isEmpty, !second.isEmpty else { return }
+    let side = max(1, min(64, Int(Double(second.count).squareRoot())))
+    let width = max(box.maxX - box.minX, 1e-9)
+    let height = max(box.maxY - box.minY, 1e-9)
+    func cells(_ p: OutlinePoint, _ q: OutlinePoint) -> (ClosedRange<Int>, ClosedRange<Int>) {
+      func cell(_ value: Double, _ origin: Double, _ extent: Double) -> Int {
+        let index = ((value - origin) / extent * Double(side)).rounded(.down)
+        return index.isFinite ? max(0, min(side - 1, Int(index))) : 0
+      }
+      let x0 = cell(min(p.x, q.x), box.minX, width)
+      let x1 = cell(max(p.x, q.x), box.minX, width)
+      let y0 = cell(min(p.y, q.y), box.minY, height)
+      let y1 = cell(max(p.y, q.y), box.minY, height)
+      return (x0...x1, y0...y1)
+    }
+    var grid = [[Int]](repeating: [], count: side * side)
+    for (index, (p, q)) in second.enumerated() {
+      let (xs, ys) = cells(p, q)
+      for y in ys { for x in xs { grid[y * side + x].append(index) } }
+    }
+    var seen = [Int](repeating: -1, count: second.count)
+    for (index, (p, q)) in first.enumerated() {
+      let (xs, ys) = cells(p, q)
+      for y in ys {
+        for x in xs {
+          for other in grid[y * side + x] where seen[other] != index {
+            seen[other] = index
+            let (r, s) = second[other]
+            if let point = crossing(p, q, r, s), !body(point) { return }
+          }
+        }
       }
     }
-    return nil
   }
 
   /// The edges of a contour whose boxes meet `box`, moved by (dx, dy).
@@ -232,6 +275,14 @@ enum OutlineGeometry {
     return OutlinePoint(x: p.x + t * (q.x - p.x), y: p.y + t * (q.y - p.y))
   }
 
+  /// A trapezoid between two y values: its x extent at each.
+  private struct Trapezoid {
+    var bottom: ClosedRange<Double>
+    var top: ClosedRange<Double>
+    var y0: Double
+    var y1: Double
+  }
+
   /// The pieces of the area inside both contours, each as its area and its trapezoids (four
   /// corners each, for drawing).
   static func sharedPieces(_ a: Contour, _ b: Contour) -> [(area: Double, trapezoids: [[OutlinePoint]])] {
@@ -242,59 +293,77 @@ enum OutlineGeometry {
       minX: -Double.infinity, minY: overlap.minY, maxX: Double.infinity, maxY: overlap.maxY)
     let edgesA = edges(of: a, within: band, dx: 0, dy: 0)
     let edgesB = edges(of: b, within: band, dx: 0, dy: 0)
-    // The y values where the order of edges can change: vertices and crossings.
+    // The y values where the order of edges can change: vertices and crossings (which lie in the
+    // overlap, so only edges that reach it can make one).
     var ys = Set<Double>()
     for (p, q) in edgesA + edgesB {
       ys.insert(p.y)
       ys.insert(q.y)
     }
-    for (p, q) in edgesA {
-      for (r, s) in edgesB {
-        if let point = crossing(p, q, r, s) { ys.insert(point.y) }
-      }
+    let nearA = edgesA.filter { overlap.meets($0.0, $0.1) }
+    let nearB = edgesB.filter { overlap.meets($0.0, $0.1) }
+    forEachCrossing(nearA, nearB, within: overlap) { point in
+      ys.insert(point.y)
+      return true
     }
     let levels = ys.filter { $0 >= overlap.minY && $0 <= overlap.maxY }.sorted()
     guard levels.count > 1 else { return [] }
 
-    struct Trapezoid {
-      var bottom: ClosedRange<Double>  // x at the slab's bottom
-      var top: ClosedRange<Double>
-      var y0: Double
-      var y1: Double
+    struct Edge {
+      var low: OutlinePoint
+      var high: OutlinePoint
+      /// +1 for an edge going up, −1 going down.
+      var direction: Int
+      /// 0 for the first contour, 1 for the second.
+      var contour: Int
+      func x(at y: Double) -> Double { low.x + (high.x - low.x) * (y - low.y) / (high.y - low.y) }
     }
+    // Edges by their lower end; a slab's edges are those active across it.
+    var waiting: [Edge] = []
+    for (contour, list) in [edgesA, edgesB].enumerated() {
+      for (p, q) in list where p.y != q.y {
+        waiting.append(
+          p.y < q.y
+            ? Edge(low: p, high: q, direction: 1, contour: contour)
+            : Edge(low: q, high: p, direction: -1, contour: contour))
+      }
+    }
+    waiting.sort { $0.low.y < $1.low.y }
+    var next = 0
+    var active: [Edge] = []
     var trapezoids: [Trapezoid] = []
     var slabStarts: [Int] = []
     for level in 0..<(levels.count - 1) {
       slabStarts.append(trapezoids.count)
       let y0 = levels[level]
       let y1 = levels[level + 1]
+      while next < waiting.count && waiting[next].low.y <= y0 {
+        active.append(waiting[next])
+        next += 1
+      }
+      active.removeAll { $0.high.y <= y0 }
       guard y1 > y0 else { continue }
       let middle = (y0 + y1) / 2
-      // Edges spanning the slab: x at the bottom, middle and top, and the winding they add.
-      func spanning(_ edges: [(OutlinePoint, OutlinePoint)], tag: Int) -> [(Double, Double, Double, Int, Int)]
-      {
-        edges.compactMap { p, q in
-          guard min(p.y, q.y) <= y0, max(p.y, q.y) >= y1, p.y != q.y else { return nil }
-          func x(at y: Double) -> Double { p.x + (q.x - p.x) * (y - p.y) / (q.y - p.y) }
-          return (x(at: middle), x(at: y0), x(at: y1), q.y > p.y ? 1 : -1, tag)
-        }
-      }
-      let crossingEdges = (spanning(edgesA, tag: 0) + spanning(edgesB, tag: 1)).sorted { $0.0 < $1.0 }
+      let spanning = active.filter { $0.low.y <= y0 && $0.high.y >= y1 }.map { ($0.x(at: middle), $0) }
+        .sorted { $0.0 < $1.0 }
       var winding = [0, 0]
-      for (index, edge) in crossingEdges.enumerated() {
-        winding[edge.4] += edge.3
-        guard winding[0] != 0, winding[1] != 0, index + 1 < crossingEdges.count else { continue }
-        let next = crossingEdges[index + 1]
-        guard next.0 > edge.0 else { continue }
+      for (index, (x, edge)) in spanning.enumerated() {
+        winding[edge.contour] += edge.direction
+        guard winding[0] != 0, winding[1] != 0, index + 1 < spanning.count else { continue }
+        let (nextX, nextEdge) = spanning[index + 1]
+        guard nextX > x else { continue }
+        let bottom = (edge.x(at: y0), nextEdge.x(at: y0))
+        let top = (edge.x(at: y1), nextEdge.x(at: y1))
         trapezoids.append(
           Trapezoid(
-            bottom: min(edge.1, next.1)...max(edge.1, next.1), top: min(edge.2, next.2)...max(edge.2, next.2),
-            y0: y0, y1: y1))
+            bottom: min(bottom.0, bottom.1)...max(bottom.0, bottom.1),
+            top: min(top.0, top.1)...max(top.0, top.1), y0: y0, y1: y1))
       }
     }
     slabStarts.append(trapezoids.count)
 
-    // Trapezoids of neighbouring slabs that share part of their common edge are one piece.
+    // Trapezoids of neighbouring slabs that share part of their common edge are one piece. Each
+    // slab's trapezoids run left to right, so the two rows are merged like sorted lists.
     var parent = Array(trapezoids.indices)
     func root(_ index: Int) -> Int {
       var index = index
@@ -304,15 +373,16 @@ enum OutlineGeometry {
       }
       return index
     }
-    for slab in 0..<(slabStarts.count - 2) {
-      for lower in slabStarts[slab]..<slabStarts[slab + 1] {
-        for upper in slabStarts[slab + 1]..<slabStarts[slab + 2] {
-          let below = trapezoids[lower].top
-          let above = trapezoids[upper].bottom
-          if below.upperBound > above.lowerBound && above.upperBound > below.lowerBound {
-            parent[root(lower)] = root(upper)
-          }
+    for slab in 0..<max(0, slabStarts.count - 2) {
+      var lower = slabStarts[slab]
+      var upper = slabStarts[slab + 1]
+      while lower < slabStarts[slab + 1] && upper < slabStarts[slab + 2] {
+        let below = trapezoids[lower].top
+        let above = trapezoids[upper].bottom
+        if below.upperBound > above.lowerBound && above.upperBound > below.lowerBound {
+          parent[root(lower)] = root(upper)
         }
+        if below.upperBound < above.upperBound { lower += 1 } else { upper += 1 }
       }
     }
     var pieces: [Int: (area: Double, trapezoids: [[OutlinePoint]])] = [:]
