@@ -38,7 +38,7 @@ func fuzzCollisions(_ bytes: UnsafeBufferPointer<UInt8>) {
   guard let font = try? ShapingFont(bytes: input.font, faceIndex: 0, name: "fuzz") else { return }
   var options = ShapeOptions()
   options.direction = [nil, .leftToRight, .rightToLeft, nil][Int(flags >> 6) & 3]
-  guard let result = try? font.shape(String(input.text.unicodeScalars.prefix(24)), options: options) else {
+  guard let result = try? font.shape(String(input.text.unicodeScalars.prefix(12)), options: options) else {
     return
   }
   var rules = CollisionRules()
@@ -54,7 +54,7 @@ func fuzzCollisions(_ bytes: UnsafeBufferPointer<UInt8>) {
   for collision in collisions {
     precondition(glyphs.indices.contains(collision.first) && glyphs.indices.contains(collision.second))
     precondition(collision.first != collision.second, "a glyph collides with itself")
-    for piece in collision.sharedArea.prefix(4) {
+    for piece in collisions.first == collision ? collision.sharedArea : [] {
       precondition(piece.area >= 0 && piece.area.isFinite, "a shared area that is not a size")
     }
   }
