@@ -4,6 +4,7 @@
 //
 // Layers, bottom to top (see `ls Sources`):
 //   CHarfBuzz, CFreeType, CFontconfig   system libraries found through pkg-config
+//   CPNG, SwiftShapePNG                 libpng through pkg-config, and PNG encoding in C (its errors longjmp)
 //   CICU, CUnicodeAlgorithms            ICU's common library through pkg-config, behind a plain C interface
 //   HarfBuzz                            safe Swift owners of HarfBuzz's objects (library product)
 //   SwiftShapeUnicode                   Unicode's text algorithms from ICU: bidi (library product)
@@ -12,7 +13,7 @@
 //   SwiftShapeFonts                     fonts by name (fontconfig) and what is in a font (library product)
 //   SwiftShapeRequests                  one shaping request as a typed value, resolved to a font (library product)
 //   SwiftShapeFixtures                  expected shaping results: record, check, update (library product)
-//   SwiftShapeRender                    SVG of shaped text through FreeType outlines (library product)
+//   SwiftShapeRender                    SVG and PNG of shaped text through FreeType (library product)
 //   SwiftShapeCommandLine               the shaping commands' options (hb-shape's syntax), read into requests
 //   SwiftShapeConformance               HarfBuzz's `.tests` format
 //   SwiftShapeCLI                       the `swiftshape` command (thin: parses and prints)
@@ -68,6 +69,16 @@ let package = Package(
       providers: [.apt(["libicu-dev"]), .brew(["icu4c"])]
     ),
     .systemLibrary(
+      name: "CPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+    ),
+    // PNG encoding in C, where libpng's longjmp error handling can be caught.
+    .target(
+      name: "SwiftShapePNG",
+      dependencies: ["CPNG"]
+    ),
+    .systemLibrary(
       name: "CFontconfig",
       pkgConfig: "fontconfig",
       providers: [.apt(["libfontconfig-dev"]), .brew(["fontconfig"])]
@@ -99,7 +110,7 @@ let package = Package(
     ),
     .target(
       name: "SwiftShapeRender",
-      dependencies: ["HarfBuzz", "SwiftShape", "CFreeType", "SwiftShapeDefaultFont"]
+      dependencies: ["HarfBuzz", "SwiftShape", "CFreeType", "SwiftShapeDefaultFont", "SwiftShapePNG"]
     ),
     .target(
       name: "SwiftShapeRequests",

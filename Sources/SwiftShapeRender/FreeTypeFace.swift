@@ -251,3 +251,56 @@ private final class OutlineRecorder {
     open = false
   }
 }
+
+/// A glyph rendered to 8-bit coverage (FreeType's antialiasing), placed relative to a whole pixel
+/// origin: its top-left pixel is `left` columns right of and `top` rows below that origin.
+struct GlyphCoverage {
+  var left: Int
+  var top: Int
+  var width: Int
+  var rows: Int
+  /// `rows` rows of `width` bytes, top row first; 255 is full coverage.
+  var pixels: [UInt8]
+}
+
+extension FreeTypeFace {
+  /// The glyph's outline scaled by (`scaleX`, `scaleY`) pixels per font unit and moved right and
+  /// down by the fraction of a pixel (`dx`, `dy`), rendered with FreeType's antialiasing
+  /// rasterizer, unhinted; nil when the glyph has no outline.
+  func coverage(of glyph: UInt32, scaleX: Double, scaleY: Double, dx: Double, dy: Double) -> GlyphCoverage? {
+    guard FT_Load_Glyph(face, glyph, Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
+      face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE
+    else { return nil }
+    // The slot's outline is in 26.6 font units (the face is sized at one pixel a unit); it is
+    // changed in place, and loaded again next time.
+    var outline = face.pointee.glyph.pointee.outline
+    guard outline.n_points > 0 else { return nil }
+    var matrix = FT_Matrix(
+      xx: FT_Fixed((scaleX * 65536).rounded()), xy: 0, yx: 0, yy: FT_Fixed((scaleY * 65536).rounded()))
+    FT_Outline_Transform(&outline, &matrix)
+    FT_Outline_Translate(&outline, FT_Pos((dx * 64).rounded()), FT_Pos((-dy * 64).rounded()))
+    var box = FT_BBox()
+    FT_Outline_Get_CBox(&outline, &box)
+    let xMin = Int((Double(box.xMin) / 64).rounded(.down))
+    let yMin = Int((Double(box.yMin) / 64).rounded(.down))
+    let xMax = Int((Double(box.xMax) / 64).rounded(.up))
+    let yMax = Int((Double(box.yMax) / 64).rounded(.up))
+    let width = xMax - xMin
+    let rows = yMax - yMin
+    guard width > 0, rows > 0, width <= 1 << 14, rows <= 1 << 14 else { return nil }
+    FT_Outline_Translate(&outline, FT_Pos(-xMin * 64), FT_Pos(-yMin * 64))
+    var pixels = [UInt8](repeating: 0, count: width * rows)
+    let status = pixels.withUnsafeMutableBufferPointer { buffer -> FT_Error in
+      var bitmap = FT_Bitmap()
+      bitmap.rows = UInt32(rows)
+      bitmap.width = UInt32(width)
+      bitmap.pitch = Int32(width)
+      bitmap.buffer = buffer.baseAddress
+      bitmap.num_grays = 256
+      bitmap.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
+      return FT_Outline_Get_Bitmap(library.pointer, &outline, &bitmap)
+    }
+    guard status == 0 else { return nil }
+    return GlyphCoverage(left: xMin, top: -yMax, width: width, rows: rows, pixels: pixels)
+  }
+}

@@ -159,10 +159,18 @@ public final class SVGRenderer {
     String(decoding: svgBytes(results, expected: expected, options: options), as: UTF8.self)
   }
 
-  /// The SVG of `svg(_:expected:options:)` as UTF-8 bytes, ready to write.
-  public func svgBytes(
-    _ results: [ShapeResult], expected: [ShapedGlyph]? = nil, options: SVGOptions = SVGOptions()
-  ) -> [UInt8] {
+  /// The laid-out lines and the view around them, in the result's units (y down).
+  private struct Scene {
+    var lines: [Line]
+    var view: Box
+    var unitsPerPixel: Double
+    var minX: Double
+    var minY: Double
+    var width: Double
+    var height: Double
+  }
+
+  private func scene(_ results: [ShapeResult], expected: [ShapedGlyph]?, options: SVGOptions) -> Scene {
     let vertical = font.font.extents(for: .topToBottom)
     let columnWidth = Double(vertical.ascender) - Double(vertical.descender) + Double(vertical.lineGap)
     let isVertical = results.first?.runs.first?.direction.isVertical ?? false
@@ -228,6 +236,63 @@ public final class SVGRenderer {
     let minY = view.minY - margin
     let width = view.maxX - view.minX + 2 * margin
     let height = view.maxY - view.minY + 2 * margin + legendHeight
+
+    return Scene(
+      lines: lines, view: view, unitsPerPixel: unitsPerPixel, minX: minX, minY: minY, width: width,
+      height: height)
+  }
+
+  /// The picture `svgBytes` describes, as pixels: the same size (rounded up), layout, colors and
+  /// margin, each glyph's outline rendered by FreeType's antialiasing rasterizer, unhinted, across
+  /// at its position to a sixty-fourth of a pixel, down on the whole pixel nearest it.
+  /// Annotations and overlays are SVG's only.
+  public func image(
+    _ results: [ShapeResult], expected: [ShapedGlyph]? = nil, options: SVGOptions = SVGOptions()
+  ) -> RasterImage {
+    let scene = scene(results, expected: expected, options: options)
+    let unitsPerPixel = scene.unitsPerPixel
+    let width = max(1, Int((scene.width / unitsPerPixel).rounded(.up)))
+    let height = max(1, Int((scene.height / unitsPerPixel).rounded(.up)))
+    var image = RasterImage(
+      width: width, height: height, color: options.background.flatMap(RasterImage.RGBA.init(hex:)))
+    let foreground = RasterImage.RGBA(hex: options.foreground) ?? RasterImage.RGBA(red: 0, green: 0, blue: 0)
+    let expectedColor = RasterImage.RGBA(red: 0x30, green: 0x60, blue: 0xC0)
+    let highlight = RasterImage.RGBA(red: 0xD0, green: 0, blue: 0)
+    for (lineIndex, line) in scene.lines.enumerated() {
+      for (glyphIndex, placed) in line.placed.enumerated() {
+        let face = faces[placed.face]
+        // The glyph's origin in pixels, split into a whole pixel and a fraction; baselines (y) on
+        // whole pixels, for crisp horizontal stems, as hb-view's cairo places glyphs.
+        let x = (placed.x - scene.minX) / unitsPerPixel
+        let y = ((placed.y - scene.minY) / unitsPerPixel).rounded()
+        let wholeX = x.rounded(.down)
+        let wholeY = y.rounded(.down)
+        guard
+          let mask = face.outlines.coverage(
+            of: placed.glyph.id, scaleX: face.scaleX / unitsPerPixel, scaleY: face.scaleY / unitsPerPixel,
+            dx: x - wholeX, dy: y - wholeY)
+        else { continue }
+        let color: RasterImage.RGBA
+        if line.label == "expected" {
+          color = expectedColor
+        } else if lineIndex == 0 && options.highlightedGlyphs.contains(glyphIndex) {
+          color = highlight
+        } else {
+          color = foreground
+        }
+        image.paint(mask, x: Int(wholeX), y: Int(wholeY), color: color)
+      }
+    }
+    return image
+  }
+
+  /// The SVG of `svg(_:expected:options:)` as UTF-8 bytes, ready to write.
+  public func svgBytes(
+    _ results: [ShapeResult], expected: [ShapedGlyph]? = nil, options: SVGOptions = SVGOptions()
+  ) -> [UInt8] {
+    let scene = scene(results, expected: expected, options: options)
+    let (lines, view, unitsPerPixel) = (scene.lines, scene.view, scene.unitsPerPixel)
+    let (minX, minY, width, height) = (scene.minX, scene.minY, scene.width, scene.height)
 
     var svg = SVGText()
     svg.reserveCapacity(4096 + 160 * lines.reduce(0) { $0 + $1.placed.count })
@@ -335,7 +400,9 @@ public final class SVGRenderer {
       svg += "\"/>\n"
     }
     if options.annotate {
-      svg += annotations(lines, unitsPerPixel: unitsPerPixel, legendTop: view.maxY + margin, left: view.minX)
+      svg += annotations(
+        lines, unitsPerPixel: unitsPerPixel, legendTop: view.maxY + options.margin * unitsPerPixel,
+        left: view.minX)
     }
     svg += "</svg>\n"
     return svg.finish()

@@ -6,16 +6,26 @@ import SwiftShapeFixtures
 import SwiftShapeRender
 import SwiftShapeRequests
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension SwiftShapeCommand {
   struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Shape text and draw it as SVG, with the font's outlines.",
+      abstract: "Shape text and draw it as SVG or PNG, with the font's outlines.",
       usage: "swiftshape render [<font-file>] [<text>] [<options>]",
       discussion: """
         Takes the shape command's font, text and shaping options; each input line is drawn below \
         the previous one (vertical text: in columns from right to left). --expect draws an \
         expected glyph run under the result, in hb-shape's text syntax ('[T=0+556|a=1+561]') or as \
-        a case of a fixture file ('fixture.json#3'), so a failing expectation can be seen.
+        a case of a fixture file ('fixture.json#3'), so a failing expectation can be seen. PNG \
+        (-O png, or an -o path ending in .png) is drawn with FreeType's antialiasing at \
+        --em-pixels. On a terminal with no -o, the picture is shown in place (kitty's or iTerm2's \
+        image protocol where the terminal says it has one, else colored half blocks) unless -O svg \
+        asks for the SVG text.
         """ + RenderSettings.options.help()
     )
 
@@ -42,6 +52,8 @@ struct RenderSettings: ShapingCommandSettings {
   var background = "FFFFFF"
   var annotate = false
   var expect: String?
+  var format: String?
+  var terminal = "auto"
 
   /// The command's options, each declared once.
   static let options = CommandOptions<RenderSettings>(
@@ -49,8 +61,21 @@ struct RenderSettings: ShapingCommandSettings {
       OptionSection(
         title: "Drawing options",
         options: [
-          .value("-o", "--output-file", valueName: "path", help: "Write the SVG to a file (atomically).") {
+          .value("-o", "--output-file", valueName: "path", help: "Write the picture to a file (atomically).")
+          {
             $0.outputFile = $1
+          },
+          .value(
+            "-O", "--output-format", valueName: "svg|png",
+            help: "What to write (default: png for an -o path ending in .png, else svg)."
+          ) {
+            $0.format = $1
+          },
+          .value(
+            "--terminal", valueName: "auto|kitty|iterm2|blocks",
+            help: "How a picture is shown on a terminal (default: auto, from TERM and the like)."
+          ) {
+            $0.terminal = $1
           },
           .value("--margin", valueName: "pixels", help: "Space around the drawing, in pixels (default: 16).")
           {
@@ -108,6 +133,11 @@ struct RenderSettings: ShapingCommandSettings {
       svgOptions.background = color
     }
     try validate()
+    let output = try output
+    if annotate && output != .svg {
+      throw ShapingError(
+        .invalidArgument, input: "--annotate", reason: "annotations are drawn in SVG only (-O svg)")
+    }
     var request = try shapingRequest()
     let resolved = try request.resolveFont(cache: nil)
     for note in resolved.notes { Diagnostics.printNote(note) }
@@ -122,10 +152,55 @@ struct RenderSettings: ShapingCommandSettings {
       font: font, options: request.options, format: .jsonLines, maximumLength: text.maximumLength)
     let results = try shaper.document(lines).entries.map(\.result)
     let expected = try expect.map { try expectedGlyphs($0, font: font) }
-    let svg = try SVGRenderer(font: font).svgBytes(results, expected: expected, options: svgOptions)
+    let renderer = try SVGRenderer(font: font)
     let out = try outputFile.map(Output.file) ?? .standardOutput()
-    out.write(svg)
+    switch output {
+    case .svg:
+      out.write(renderer.svgBytes(results, expected: expected, options: svgOptions))
+    case .png:
+      out.write(try renderer.image(results, expected: expected, options: svgOptions).pngBytes())
+    case .terminal(let preview):
+      let image = renderer.image(results, expected: expected, options: svgOptions)
+      let png = preview == .blocks ? [] : try image.pngBytes()
+      let colorTerm = TerminalPreview.environment("COLORTERM") ?? ""
+      out.write(
+        preview.bytes(
+          for: image, png: png, columns: TerminalPreview.columns(),
+          trueColor: colorTerm == "truecolor" || colorTerm == "24bit"))
+    }
     try out.commit()
+  }
+
+  /// What to write, and where.
+  private enum Destination: Equatable {
+    case svg
+    case png
+    /// No file and no format asked for, on a terminal: the picture, shown in place.
+    case terminal(TerminalPreview)
+  }
+
+  private var output: Destination {
+    get throws {
+      let preview: TerminalPreview
+      if terminal == "auto" {
+        preview = TerminalPreview.detect()
+      } else if let chosen = TerminalPreview(rawValue: terminal) {
+        preview = chosen
+      } else {
+        throw ShapingError(
+          .invalidArgument, input: "--terminal=\(terminal)", reason: "must be auto, kitty, iterm2 or blocks")
+      }
+      switch format {
+      case "svg": return .svg
+      case "png": return outputFile == nil && isatty(1) != 0 ? .terminal(preview) : .png
+      case nil:
+        if let outputFile { return outputFile.lowercased().hasSuffix(".png") ? .png : .svg }
+        // Annotations are SVG's: an annotated drawing on a terminal is its SVG text.
+        return isatty(1) != 0 && !annotate ? .terminal(preview) : .svg
+      case let other?:
+        throw ShapingError(.invalidArgument, input: "--output-format=\(other)", reason: "must be svg or png")
+      }
+    }
   }
 
   /// The expected run: hb-shape's text syntax, or a fixture's case (`file.json#3` or `#name`).

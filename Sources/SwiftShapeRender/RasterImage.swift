@@ -1,0 +1,125 @@
+import SwiftShape
+import SwiftShapePNG
+
+/// A picture of pixels: rows of RGBA, 8 bits a channel, not premultiplied, top row first.
+public struct RasterImage: Sendable, Equatable {
+  public let width: Int
+  public let height: Int
+  /// `height` rows of `width` × 4 bytes.
+  public internal(set) var pixels: [UInt8]
+
+  /// An image filled with `color` (transparent when nil).
+  public init(width: Int, height: Int, color: RGBA? = nil) {
+    self.width = width
+    self.height = height
+    let fill = color ?? RGBA(red: 0, green: 0, blue: 0, alpha: 0)
+    pixels = [UInt8](repeating: 0, count: width * height * 4)
+    for index in stride(from: 0, to: pixels.count, by: 4) {
+      pixels[index] = fill.red
+      pixels[index + 1] = fill.green
+      pixels[index + 2] = fill.blue
+      pixels[index + 3] = fill.alpha
+    }
+  }
+
+  /// A color with alpha.
+  public struct RGBA: Sendable, Hashable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+    public var alpha: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+      self.red = red
+      self.green = green
+      self.blue = blue
+      self.alpha = alpha
+    }
+
+    /// `#rrggbb` or `#rrggbbaa` (the `#` optional).
+    public init?(hex: String) {
+      let digits = hex.hasPrefix("#") ? hex.dropFirst() : Substring(hex)
+      guard digits.count == 6 || digits.count == 8, let value = UInt32(digits, radix: 16) else { return nil }
+      let full = digits.count == 6 ? value << 8 | 0xFF : value
+      self.init(
+        red: UInt8(full >> 24), green: UInt8(full >> 16 & 0xFF), blue: UInt8(full >> 8 & 0xFF),
+        alpha: UInt8(full & 0xFF))
+    }
+  }
+
+  /// The pixel at a column and row.
+  public func pixel(x: Int, y: Int) -> RGBA {
+    let index = (y * width + x) * 4
+    return RGBA(
+      red: pixels[index], green: pixels[index + 1], blue: pixels[index + 2], alpha: pixels[index + 3])
+  }
+
+  /// Paints `color` through a coverage mask whose top-left pixel lands at (`x`, `y`) (parts
+  /// outside the image are cut off), source over destination.
+  mutating func paint(_ mask: GlyphCoverage, x: Int, y: Int, color: RGBA) {
+    let left = max(0, x + mask.left)
+    let right = min(width, x + mask.left + mask.width)
+    let top = max(0, y + mask.top)
+    let bottom = min(height, y + mask.top + mask.rows)
+    guard left < right, top < bottom else { return }
+    let colorAlpha = Int(color.alpha)
+    pixels.withUnsafeMutableBufferPointer { out in
+      mask.pixels.withUnsafeBufferPointer { coverage in
+        for row in top..<bottom {
+          let maskRow = (row - y - mask.top) * mask.width - (x + mask.left)
+          for column in left..<right {
+            let alpha = Int(coverage[maskRow + column]) * colorAlpha / 255
+            guard alpha > 0 else { continue }
+            let index = (row * width + column) * 4
+            RasterImage.blend(
+              into: out, at: index, red: Int(color.red), green: Int(color.green), blue: Int(color.blue),
+              alpha: alpha)
+          }
+        }
+      }
+    }
+  }
+
+  /// Source over destination for one pixel, straight alpha.
+  static func blend(
+    into out: UnsafeMutableBufferPointer<UInt8>, at index: Int, red: Int, green: Int, blue: Int, alpha: Int
+  ) {
+    let destinationAlpha = Int(out[index + 3])
+    if alpha == 255 || destinationAlpha == 0 {
+      out[index] = UInt8(red)
+      out[index + 1] = UInt8(green)
+      out[index + 2] = UInt8(blue)
+      out[index + 3] = UInt8(alpha)
+      return
+    }
+    // Alphas in 0…255; the result's alpha is a + d(1 − a).
+    let kept = destinationAlpha * (255 - alpha)
+    let resultAlpha255 = alpha * 255 + kept  // × 255
+    func channel(_ source: Int, _ destination: Int) -> UInt8 {
+      UInt8((source * alpha * 255 + destination * kept + resultAlpha255 / 2) / resultAlpha255)
+    }
+    out[index] = channel(red, Int(out[index]))
+    out[index + 1] = channel(green, Int(out[index + 1]))
+    out[index + 2] = channel(blue, Int(out[index + 2]))
+    out[index + 3] = UInt8((resultAlpha255 + 127) / 255)
+  }
+
+  /// The image encoded as PNG (libpng).
+  ///
+  /// - Throws: `ShapingError` of kind `.internalFailure` when libpng fails (out of memory).
+  public func pngBytes() throws -> [UInt8] {
+    var data: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = pixels.withUnsafeBufferPointer { rgba in
+      swiftshape_png_encode(
+        rgba.baseAddress, UInt32(width), UInt32(height), width * 4, &data, &size, &message, message.count)
+    }
+    guard status == 0, let data else {
+      let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw ShapingError(.internalFailure, input: "PNG", reason: reason.isEmpty ? "libpng failed" : reason)
+    }
+    defer { swiftshape_png_free(data) }
+    return Array(UnsafeBufferPointer(start: data, count: size))
+  }
+}
