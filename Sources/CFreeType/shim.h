@@ -8,5 +8,6 @@
 #include FT_FREETYPE_H
 #include FT_OUTLINE_H
 #include FT_MULTIPLE_MASTERS_H
+#include FT_COLOR_H
 
 #endif

@@ -304,3 +304,106 @@ extension FreeTypeFace {
     return GlyphCoverage(left: xMin, top: -yMax, width: width, rows: rows, pixels: pixels)
   }
 }
+
+/// A glyph's color bitmap (`CBDT`, `sbix`), as FreeType decodes it: RGBA, not premultiplied, at
+/// the size of the font's largest strike.
+public struct ColorBitmap: Sendable, Hashable {
+  public var width: Int
+  public var rows: Int
+  /// Pixels from the glyph's origin to the bitmap's left edge, and up to its top edge.
+  public var left: Int
+  public var top: Int
+  /// The strike's pixels per em.
+  public var pixelsPerEm: Double
+  /// `rows` rows of `width` × 4 bytes.
+  public var pixels: [UInt8]
+}
+
+/// One layer of a `COLR` version 0 glyph: a glyph drawn in a palette color, or in the foreground
+/// color (nil).
+public struct ColorLayer: Sendable, Hashable {
+  public var glyph: UInt32
+  public var color: RasterImage.RGBA?
+}
+
+extension FreeTypeFace {
+  /// Whether the font has color glyphs (`CBDT`, `sbix`, `COLR`).
+  var hasColor: Bool { face.pointee.face_flags & FT_Long(FT_FACE_FLAG_COLOR) != 0 }
+
+  /// How many palettes the font's `CPAL` table has (0 without one).
+  public var paletteCount: Int {
+    var data = FT_Palette_Data()
+    guard FT_Palette_Data_Get(face, &data) == 0 else { return 0 }
+    return Int(data.num_palettes)
+  }
+
+  /// The glyph's color bitmap, from the largest strike; nil when it has none or FreeType cannot
+  /// decode it.
+  public func colorBitmap(of glyph: UInt32) -> ColorBitmap? {
+    guard hasColor, face.pointee.num_fixed_sizes > 0, let sizes = face.pointee.available_sizes else {
+      return nil
+    }
+    let strikes = UnsafeBufferPointer(start: sizes, count: Int(face.pointee.num_fixed_sizes))
+    guard let best = strikes.indices.max(by: { strikes[$0].y_ppem < strikes[$1].y_ppem }) else { return nil }
+    guard FT_Select_Size(face, FT_Int(best)) == 0 else { return nil }
+    // Back to one pixel a font unit for outlines, whatever happens here.
+    defer { FT_Set_Char_Size(face, FT_F26Dot6(unitsPerEm * 64), 0, 72, 72) }
+    guard FT_Load_Glyph(face, glyph, Int32(FT_LOAD_COLOR)) == 0 else { return nil }
+    let slot = face.pointee.glyph.pointee
+    let bitmap = slot.bitmap
+    guard slot.format == FT_GLYPH_FORMAT_BITMAP, bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue),
+      bitmap.width > 0, bitmap.rows > 0, let buffer = bitmap.buffer
+    else { return nil }
+    let width = Int(bitmap.width)
+    let rows = Int(bitmap.rows)
+    var pixels = [UInt8](repeating: 0, count: width * rows * 4)
+    for row in 0..<rows {
+      let source = buffer + Int(bitmap.pitch) * (bitmap.pitch < 0 ? row - rows + 1 : row)
+      for column in 0..<width {
+        let (blue, green, red, alpha) = (
+          Int(source[column * 4]), Int(source[column * 4 + 1]), Int(source[column * 4 + 2]),
+          Int(source[column * 4 + 3])
+        )
+        let index = (row * width + column) * 4
+        // FreeType's BGRA is premultiplied.
+        if alpha > 0 {
+          pixels[index] = UInt8(min(255, (red * 255 + alpha / 2) / alpha))
+          pixels[index + 1] = UInt8(min(255, (green * 255 + alpha / 2) / alpha))
+          pixels[index + 2] = UInt8(min(255, (blue * 255 + alpha / 2) / alpha))
+        }
+        pixels[index + 3] = UInt8(alpha)
+      }
+    }
+    return ColorBitmap(
+      width: width, rows: rows, left: Int(slot.bitmap_left), top: Int(slot.bitmap_top),
+      pixelsPerEm: Double(strikes[best].y_ppem) / 64, pixels: pixels)
+  }
+
+  /// The glyph's `COLR` version 0 layers in palette `palette`, bottom first; nil when it has none.
+  /// A palette index past the table's colors draws in the foreground color.
+  public func colorLayers(of glyph: UInt32, palette: Int) -> [ColorLayer]? {
+    guard hasColor else { return nil }
+    var colors: UnsafeMutablePointer<FT_Color>?
+    var data = FT_Palette_Data()
+    var count = 0
+    if FT_Palette_Data_Get(face, &data) == 0, data.num_palettes > 0, palette < Int(data.num_palettes),
+      FT_Palette_Select(face, FT_UShort(palette), &colors) == 0
+    {
+      count = Int(data.num_palette_entries)
+    }
+    var iterator = FT_LayerIterator()
+    var layerGlyph: FT_UInt = 0
+    var colorIndex: FT_UInt = 0
+    var layers: [ColorLayer] = []
+    while FT_Get_Color_Glyph_Layer(face, glyph, &layerGlyph, &colorIndex, &iterator) != 0 {
+      var color: RasterImage.RGBA?
+      if colorIndex != 0xFFFF, Int(colorIndex) < count, let colors {
+        let entry = colors[Int(colorIndex)]
+        color = RasterImage.RGBA(red: entry.red, green: entry.green, blue: entry.blue, alpha: entry.alpha)
+      }
+      layers.append(ColorLayer(glyph: layerGlyph, color: color))
+      if layers.count > 4096 { break }  // a table that loops
+    }
+    return layers.isEmpty ? nil : layers
+  }
+}

@@ -123,3 +123,50 @@ public struct RasterImage: Sendable, Equatable {
     return Array(UnsafeBufferPointer(start: data, count: size))
   }
 }
+
+extension RasterImage {
+  /// Paints a color bitmap scaled to cover the rectangle from (`x`, `y`) of `width` × `height`
+  /// pixels, source over destination: each pixel takes the mean (premultiplied) of the bitmap
+  /// pixels under it, or the nearest one when enlarging.
+  mutating func paint(_ bitmap: ColorBitmap, x: Double, y: Double, width: Double, height: Double) {
+    guard width > 0, height > 0, bitmap.width > 0, bitmap.rows > 0 else { return }
+    let left = max(0, Int(x.rounded(.down)))
+    let top = max(0, Int(y.rounded(.down)))
+    let right = min(self.width, Int((x + width).rounded(.up)))
+    let bottom = min(self.height, Int((y + height).rounded(.up)))
+    guard left < right, top < bottom else { return }
+    let scaleX = Double(bitmap.width) / width
+    let scaleY = Double(bitmap.rows) / height
+    let imageWidth = self.width
+    pixels.withUnsafeMutableBufferPointer { out in
+      bitmap.pixels.withUnsafeBufferPointer { source in
+        for row in top..<bottom {
+          let sy0 = max(0, Int(((Double(row) - y) * scaleY).rounded(.down)))
+          let sy1 = min(bitmap.rows, max(sy0 + 1, Int(((Double(row + 1) - y) * scaleY).rounded(.up))))
+          guard sy0 < bitmap.rows else { continue }
+          for column in left..<right {
+            let sx0 = max(0, Int(((Double(column) - x) * scaleX).rounded(.down)))
+            let sx1 = min(bitmap.width, max(sx0 + 1, Int(((Double(column + 1) - x) * scaleX).rounded(.up))))
+            guard sx0 < bitmap.width else { continue }
+            var sum = (0, 0, 0, 0)
+            for sy in sy0..<sy1 {
+              for sx in sx0..<sx1 {
+                let index = (sy * bitmap.width + sx) * 4
+                let alpha = Int(source[index + 3])
+                sum.0 += Int(source[index]) * alpha
+                sum.1 += Int(source[index + 1]) * alpha
+                sum.2 += Int(source[index + 2]) * alpha
+                sum.3 += alpha
+              }
+            }
+            guard sum.3 > 0 else { continue }
+            let count = (sy1 - sy0) * (sx1 - sx0)
+            RasterImage.blend(
+              into: out, at: (row * imageWidth + column) * 4, red: sum.0 / sum.3, green: sum.1 / sum.3,
+              blue: sum.2 / sum.3, alpha: min(255, sum.3 / count))
+          }
+        }
+      }
+    }
+  }
+}

@@ -18,6 +18,11 @@ public struct SVGOptions: Sendable {
   /// Glyphs of the first line (indices into the first result's `glyphs`) drawn in red: a
   /// forbidden glyph in a failure's picture.
   public var highlightedGlyphs: Set<Int> = []
+  /// Draw color glyphs (bitmaps, `COLR` layers) in color; false draws their outlines (or a box)
+  /// in the foreground color.
+  public var color = true
+  /// The `CPAL` palette for `COLR` glyphs.
+  public var palette = 0
   /// Polygons drawn in translucent red over the first line, in its coordinates (the result's
   /// units, y up, from the line's origin): the area colliding glyphs share in a failure's picture.
   public var overlays: [[(x: Double, y: Double)]] = []
@@ -53,6 +58,44 @@ public final class SVGRenderer {
       self.prefix = prefix
       scaleX = Double(font.scale.x) / Double(font.identity.unitsPerEm)
       scaleY = Double(font.scale.y) / Double(font.identity.unitsPerEm)
+    }
+
+    /// Whether color glyphs are drawn in color, and from which palette; each glyph's color form,
+    /// read once for these settings.
+    var colorSettings = (enabled: true, palette: 0) {
+      didSet { colors = [:] }
+    }
+    private var colors: [UInt32: ColorGlyph] = [:]
+
+    /// The glyph's color form, nil for none (or when color is off).
+    func color(_ glyph: UInt32) -> ColorGlyph? {
+      guard colorSettings.enabled, outlines.hasColor else { return nil }
+      if let known = colors[glyph] { return known.isNone ? nil : known }
+      var found = ColorGlyph.none
+      if let layers = outlines.colorLayers(of: glyph, palette: colorSettings.palette) {
+        let drawn = layers.compactMap { layer in
+          outlines.outline(of: layer.glyph).map { (glyph: layer.glyph, color: layer.color, outline: $0) }
+        }
+        let bounds = drawn.compactMap(\.outline.bounds).reduce(nil) { (sum: GlyphOutline.Bounds?, next) in
+          guard let sum else { return next }
+          return (
+            min(sum.minX, next.minX), min(sum.minY, next.minY), max(sum.maxX, next.maxX),
+            max(sum.maxY, next.maxY)
+          )
+        }
+        found = .layers(drawn, bounds: bounds)
+      } else if let bitmap = outlines.colorBitmap(of: glyph) {
+        // Font units per bitmap pixel (HarfBuzz knows the units per em of a bitmap-only font).
+        let unit = Double(font.identity.unitsPerEm) / bitmap.pixelsPerEm
+        found = .bitmap(
+          bitmap,
+          bounds: (
+            Double(bitmap.left) * unit, -Double(bitmap.top) * unit, Double(bitmap.left + bitmap.width) * unit,
+            Double(bitmap.rows - bitmap.top) * unit
+          ))
+      }
+      colors[glyph] = found
+      return found.isNone ? nil : found
     }
 
     func entry(_ glyph: UInt32) -> (outline: GlyphOutline?, bounds: GlyphOutline.Bounds?) {
@@ -101,7 +144,9 @@ public final class SVGRenderer {
     guard let fallback = font.fallback?.font(file: run.font.file, faceIndex: run.font.faceIndex, for: font),
       let outlines = try? SVGRenderer.outlines(of: fallback)
     else { return 0 }
-    faces.append(RenderFace(font: fallback, outlines: outlines, prefix: "f\(faces.count)g"))
+    let face = RenderFace(font: fallback, outlines: outlines, prefix: "f\(faces.count)g")
+    face.colorSettings = faces[0].colorSettings
+    faces.append(face)
     return faces.count - 1
   }
 
@@ -117,6 +162,30 @@ public final class SVGRenderer {
   }
 
   /// A placed glyph: where its origin is, in the drawing's coordinates (y down).
+  /// A glyph's color form, in font units, y down.
+  enum ColorGlyph {
+    /// `COLR` layers: outlines, each in a palette color or the foreground color (nil).
+    case layers(
+      [(glyph: UInt32, color: RasterImage.RGBA?, outline: GlyphOutline)], bounds: GlyphOutline.Bounds?)
+    /// A bitmap (`CBDT`, `sbix`) and the box it covers.
+    case bitmap(ColorBitmap, bounds: GlyphOutline.Bounds)
+    /// None (kept so that a glyph is looked up once).
+    case none
+
+    var isNone: Bool {
+      if case .none = self { return true }
+      return false
+    }
+
+    var bounds: GlyphOutline.Bounds? {
+      switch self {
+      case .layers(_, let bounds): return bounds
+      case .bitmap(_, let bounds): return bounds
+      case .none: return nil
+      }
+    }
+  }
+
   private struct Placed {
     var glyph: ShapedGlyph
     /// The index of its font in `faces`.
@@ -171,6 +240,9 @@ public final class SVGRenderer {
   }
 
   private func scene(_ results: [ShapeResult], expected: [ShapedGlyph]?, options: SVGOptions) -> Scene {
+    for face in faces where face.colorSettings != (options.color, options.palette) {
+      face.colorSettings = (options.color, options.palette)
+    }
     let vertical = font.font.extents(for: .topToBottom)
     let columnWidth = Double(vertical.ascender) - Double(vertical.descender) + Double(vertical.lineGap)
     let isVertical = results.first?.runs.first?.direction.isVertical ?? false
@@ -267,6 +339,27 @@ public final class SVGRenderer {
         let y = ((placed.y - scene.minY) / unitsPerPixel).rounded()
         let wholeX = x.rounded(.down)
         let wholeY = y.rounded(.down)
+        switch face.color(placed.glyph.id) {
+        case .bitmap(let bitmap, let bounds)?:
+          image.paint(
+            bitmap, x: x + bounds.minX * face.scaleX / unitsPerPixel,
+            y: y + bounds.minY * face.scaleY / unitsPerPixel,
+            width: (bounds.maxX - bounds.minX) * face.scaleX / unitsPerPixel,
+            height: (bounds.maxY - bounds.minY) * face.scaleY / unitsPerPixel)
+          continue
+        case .layers(let layers, _)?:
+          let lineColor = line.label == "expected" ? expectedColor : foreground
+          for layer in layers {
+            guard
+              let mask = face.outlines.coverage(
+                of: layer.glyph, scaleX: face.scaleX / unitsPerPixel, scaleY: face.scaleY / unitsPerPixel,
+                dx: x - wholeX, dy: y - wholeY)
+            else { continue }
+            image.paint(mask, x: Int(wholeX), y: Int(wholeY), color: layer.color ?? lineColor)
+          }
+          continue
+        default: break
+        }
         guard
           let mask = face.outlines.coverage(
             of: placed.glyph.id, scaleX: face.scaleX / unitsPerPixel, scaleY: face.scaleY / unitsPerPixel,
@@ -310,16 +403,22 @@ public final class SVGRenderer {
       var glyph: UInt32
     }
     var defined: [Placed] = []
+    var definedColor: [Placed] = []
     var seen = Set<GlyphKey>()
     for line in lines {
       for placed in line.placed
       where seen.insert(GlyphKey(face: placed.face, glyph: placed.glyph.id)).inserted {
-        if let outline = outline(placed), !outline.commands.isEmpty {
+        if faces[placed.face].color(placed.glyph.id) != nil {
+          definedColor.append(placed)
+        } else if let outline = outline(placed), !outline.commands.isEmpty {
           defined.append(placed)
         }
       }
     }
     svg += "<defs>\n"
+    for placed in definedColor {
+      appendColorDefinition(placed, to: &svg)
+    }
     for placed in defined {
       svg.append("<path id=\"")
       svg.append(faces[placed.face].prefix)
@@ -341,7 +440,20 @@ public final class SVGRenderer {
         let outline = outline(placed)
         let highlighted = lineIndex == 0 && options.highlightedGlyphs.contains(glyphIndex)
         let prefix = faces[placed.face].prefix
-        if let outline, outline.commands.isEmpty {
+        if faces[placed.face].color(glyph.id) != nil {
+          // A color glyph: its definition (layers or an image) holds its colors.
+          svg.append("<use xlink:href=\"#")
+          svg.append(prefix)
+          svg.append(glyph.id)
+          svg.append("\" href=\"#")
+          svg.append(prefix)
+          svg.append(glyph.id)
+          svg.append("\" x=\"")
+          svg.append(placed.x)
+          svg.append("\" y=\"")
+          svg.append(placed.y)
+          svg.append(UInt8(ascii: "\""))
+        } else if let outline, outline.commands.isEmpty {
           // No ink (a space): nothing to draw, but the glyph is still in the document.
           svg.append("<g")
         } else if outline != nil {
@@ -443,7 +555,9 @@ public final class SVGRenderer {
   /// A glyph's ink box in the drawing, from its outline.
   private func inkBox(_ placed: Placed) -> Box? {
     let face = faces[placed.face]
-    guard let bounds = face.entry(placed.glyph.id).bounds else { return nil }
+    guard let bounds = face.color(placed.glyph.id)?.bounds ?? face.entry(placed.glyph.id).bounds else {
+      return nil
+    }
     return Box(
       minX: placed.x + bounds.minX * face.scaleX, minY: placed.y + bounds.minY * face.scaleY,
       maxX: placed.x + bounds.maxX * face.scaleX, maxY: placed.y + bounds.maxY * face.scaleY)
@@ -512,6 +626,43 @@ public final class SVGRenderer {
   }
 
   /// The outline as path data (`M0 0L…Z`), in the drawing's units.
+  /// The definition of a color glyph: a group of its layers, each path in its color (foreground
+  /// layers take the line's), or its bitmap as an embedded PNG image.
+  private func appendColorDefinition(_ placed: Placed, to svg: inout SVGText) {
+    let face = faces[placed.face]
+    guard let color = face.color(placed.glyph.id) else { return }
+    switch color {
+    case .layers(let layers, _):
+      svg += "<g id=\"\(face.prefix)\(placed.glyph.id)\">"
+      for layer in layers {
+        svg.append("<path")
+        if let fill = layer.color {
+          svg +=
+            " fill=\"#\(SVGRenderer.hex(fill.red))\(SVGRenderer.hex(fill.green))\(SVGRenderer.hex(fill.blue))\""
+          if fill.alpha != 255 { svg += " fill-opacity=\"\(Double(fill.alpha) / 255)\"" }
+        }
+        svg.append(" d=\"")
+        appendPathData(layer.outline, face: face, to: &svg)
+        svg.append("\"/>")
+      }
+      svg += "</g>\n"
+    case .bitmap(let bitmap, let bounds):
+      var image = RasterImage(width: bitmap.width, height: bitmap.rows)
+      image.pixels = bitmap.pixels
+      let png = (try? image.pngBytes()) ?? []
+      svg +=
+        "<image id=\"\(face.prefix)\(placed.glyph.id)\" x=\"\(bounds.minX * face.scaleX)\" y=\"\(bounds.minY * face.scaleY)\" width=\"\((bounds.maxX - bounds.minX) * face.scaleX)\" height=\"\((bounds.maxY - bounds.minY) * face.scaleY)\" preserveAspectRatio=\"none\" xlink:href=\"data:image/png;base64,"
+      Base64.encode(png).withUnsafeBufferPointer { svg.append($0) }
+      svg.append("\"/>\n")
+    case .none: break
+    }
+  }
+
+  private static func hex(_ value: UInt8) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return digits.count == 1 ? "0" + digits : digits
+  }
+
   private func appendPathData(_ outline: GlyphOutline, face: RenderFace, to data: inout SVGText) {
     func point(_ point: GlyphOutline.Point) {
       data.append(point.x * face.scaleX)
