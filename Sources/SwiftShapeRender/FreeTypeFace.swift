@@ -337,9 +337,11 @@ extension FreeTypeFace {
     return Int(data.num_palettes)
   }
 
-  /// The glyph's color bitmap, from the largest strike; nil when it has none or FreeType cannot
-  /// decode it.
-  public func colorBitmap(of glyph: UInt32) -> ColorBitmap? {
+  /// The glyph's color bitmap, from the largest strike; nil when it has none.
+  ///
+  /// - Throws: `ShapingError` of kind `.badFont` when FreeType cannot load the glyph (a damaged
+  ///   bitmap table).
+  public func colorBitmap(of glyph: UInt32) throws -> ColorBitmap? {
     guard hasColor, face.pointee.num_fixed_sizes > 0, let sizes = face.pointee.available_sizes else {
       return nil
     }
@@ -348,7 +350,11 @@ extension FreeTypeFace {
     guard FT_Select_Size(face, FT_Int(best)) == 0 else { return nil }
     // Back to one pixel a font unit for outlines, whatever happens here.
     defer { FT_Set_Char_Size(face, FT_F26Dot6(unitsPerEm * 64), 0, 72, 72) }
-    guard FT_Load_Glyph(face, glyph, Int32(FT_LOAD_COLOR)) == 0 else { return nil }
+    let error = FT_Load_Glyph(face, glyph, Int32(FT_LOAD_COLOR))
+    guard error == 0 else {
+      throw ShapingError(
+        .badFont, input: "glyph \(glyph)", reason: "FreeType cannot load it (error \(error))")
+    }
     let slot = face.pointee.glyph.pointee
     let bitmap = slot.bitmap
     guard slot.format == FT_GLYPH_FORMAT_BITMAP, bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue),

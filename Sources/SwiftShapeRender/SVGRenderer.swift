@@ -66,6 +66,8 @@ public final class SVGRenderer {
       didSet { colors = [:] }
     }
     private var colors: [UInt32: ColorGlyph] = [:]
+    /// Glyphs of a color font with neither an outline nor color data FreeType can read.
+    var unreadable = Set<UInt32>()
 
     /// The glyph's color form, nil for none (or when color is off).
     func color(_ glyph: UInt32) -> ColorGlyph? {
@@ -84,15 +86,23 @@ public final class SVGRenderer {
           )
         }
         found = .layers(drawn, bounds: bounds)
-      } else if let bitmap = outlines.colorBitmap(of: glyph) {
-        // Font units per bitmap pixel (HarfBuzz knows the units per em of a bitmap-only font).
-        let unit = Double(font.identity.unitsPerEm) / bitmap.pixelsPerEm
-        found = .bitmap(
-          bitmap,
-          bounds: (
-            Double(bitmap.left) * unit, -Double(bitmap.top) * unit, Double(bitmap.left + bitmap.width) * unit,
-            Double(bitmap.rows - bitmap.top) * unit
-          ))
+      } else {
+        do {
+          if let bitmap = try outlines.colorBitmap(of: glyph) {
+            // Font units per bitmap pixel (HarfBuzz knows the units per em of a bitmap-only font).
+            let unit = Double(font.identity.unitsPerEm) / bitmap.pixelsPerEm
+            found = .bitmap(
+              bitmap,
+              bounds: (
+                Double(bitmap.left) * unit, -Double(bitmap.top) * unit,
+                Double(bitmap.left + bitmap.width) * unit,
+                Double(bitmap.rows - bitmap.top) * unit
+              ))
+          }
+        } catch {
+          // FreeType failed on the glyph's bitmap: damaged data, drawn as a box, with a note.
+          if glyph < font.identity.glyphCount, outlines.outline(of: glyph) == nil { unreadable.insert(glyph) }
+        }
       }
       colors[glyph] = found
       return found.isNone ? nil : found
@@ -109,6 +119,19 @@ public final class SVGRenderer {
       }
       if index < cache.count { cache[index] = entry }
       return entry
+    }
+  }
+
+  /// How many `CPAL` palettes the renderer's font has (0 without a `CPAL` table).
+  public var paletteCount: Int { faces[0].outlines.paletteCount }
+
+  /// What drawing had to leave out, one line each: a color glyph FreeType cannot read (drawn as a
+  /// box).
+  public var notes: [String] {
+    faces.flatMap { face in
+      face.unreadable.sorted().map {
+        "\(face.font.identity.file): glyph \($0) has color data FreeType cannot read; drawn as a box"
+      }
     }
   }
 

@@ -115,7 +115,8 @@ struct FallbackCommandTests {
   }
 
   /// Render draws each run with its own font's outlines: the fallback fonts' glyphs have their own
-  /// definitions, and the color emoji (a bitmap, no outline) is a visible box.
+  /// definitions, and the color emoji (a bitmap, no outline) is an embedded PNG image (a visible
+  /// box with `--no-color`).
   @Test func renderDrawsEachRunWithItsFont() throws {
     let result = try swiftshape(
       ["render", "--paragraph", "--font", "sans", Self.text], environment: Self.environment)
@@ -123,7 +124,11 @@ struct FallbackCommandTests {
     let svg = result.out
     #expect(svg.contains("<path id=\"g41\""))
     for prefix in ["f1g", "f2g", "f3g"] { #expect(svg.contains("<path id=\"\(prefix)")) }
-    #expect(svg.contains("<rect") && svg.contains("data-gid=\"11\""))
+    #expect(svg.contains("<image id=\"f4g") && svg.contains("data:image/png;base64,iVBORw0KGgo"))
+    #expect(!svg.contains("fill=\"none\" stroke"))
+    let plain = try swiftshape(
+      ["render", "--paragraph", "--no-color", "--font", "sans", Self.text], environment: Self.environment)
+    #expect(plain.out.contains("fill=\"none\" stroke") && !plain.out.contains("<image"))
   }
 
   /// Fixtures and requests take `fallback_font_files` (relative to the fixture) and `fallback`.

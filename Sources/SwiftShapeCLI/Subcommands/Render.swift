@@ -54,6 +54,8 @@ struct RenderSettings: ShapingCommandSettings {
   var expect: String?
   var format: String?
   var terminal = "auto"
+  var color = true
+  var palette = 0
 
   /// The command's options, each declared once.
   static let options = CommandOptions<RenderSettings>(
@@ -70,6 +72,19 @@ struct RenderSettings: ShapingCommandSettings {
             help: "What to write (default: png for an -o path ending in .png, else svg)."
           ) {
             $0.format = $1
+          },
+          .flag(
+            "--no-color",
+            help: "Draw color glyphs (emoji, COLR) in the foreground color, from their outlines."
+          ) {
+            $0.color = false
+          },
+          .value("--palette", valueName: "index", help: "The CPAL palette of COLR glyphs (default: 0).") {
+            guard let index = Int($1), index >= 0 else {
+              throw ShapingError(
+                .invalidArgument, input: "--palette=\($1)", reason: "must be a whole number from 0")
+            }
+            $0.palette = index
           },
           .value(
             "--terminal", valueName: "auto|kitty|iterm2|blocks",
@@ -153,7 +168,20 @@ struct RenderSettings: ShapingCommandSettings {
     let results = try shaper.document(lines).entries.map(\.result)
     let expected = try expect.map { try expectedGlyphs($0, font: font) }
     let renderer = try SVGRenderer(font: font)
+    svgOptions.color = color
+    svgOptions.palette = palette
+    if palette > 0 {
+      let count = renderer.paletteCount
+      guard palette < count else {
+        throw ShapingError(
+          .invalidArgument, input: "--palette=\(palette)",
+          reason: count == 0
+            ? "the font has no palettes"
+            : "the font has \(count) palette\(count == 1 ? "" : "s") (0 to \(count - 1))")
+      }
+    }
     let out = try outputFile.map(Output.file) ?? .standardOutput()
+    defer { for note in renderer.notes { Diagnostics.printNote(note) } }
     switch output {
     case .svg:
       out.write(renderer.svgBytes(results, expected: expected, options: svgOptions))

@@ -1,0 +1,155 @@
+import Foundation
+import TestFixtures
+import Testing
+
+/// Color glyphs in `swiftshape render`: color bitmaps (`CBDT`) against pango-view (Debian's cairo
+/// draws them in color), `COLR` layers against FreeType's own color rendering (through Python's
+/// imaging library, `embedded_color`), each cropped to its ink: the same size within two pixels and
+/// under 3% of the pixels differing by more than a quarter in a channel.
+@Suite("swiftshape render: color glyphs")
+struct ColorRenderTests {
+  static let emoji = "😀👍🏽🏳️‍🌈👩‍💻"
+  static let layers = "render/fonts/ColorLayers-Test.ttf"
+  static let pangoView = HarfBuzzTools.find("pango-view")
+
+  static let compareScript = """
+    import sys
+    from PIL import Image, ImageChops
+    def ink(path):
+        image = Image.open(path).convert('RGBA')
+        white = Image.new('RGBA', image.size, (255, 255, 255, 255))
+        white.alpha_composite(image)
+        image = white.convert('RGB')
+        mask = ImageChops.difference(image, Image.new('RGB', image.size, 'white')).convert('L')
+        return image.crop(mask.point(lambda v: 255 if v > 32 else 0).getbbox())
+    a, b = ink(sys.argv[1]), ink(sys.argv[2])
+    print(a.size[0], a.size[1], b.size[0], b.size[1], end=' ')
+    w, h = min(a.size[0], b.size[0]), min(a.size[1], b.size[1])
+    diff = ImageChops.difference(a.crop((0, 0, w, h)), b.crop((0, 0, w, h)))
+    print(sum(1 for pixel in diff.getdata() if max(pixel) > 64) / float(w * h))
+    """
+
+  static func compare(_ first: String, _ second: String) throws -> (Int, Int, Int, Int, Double) {
+    let result = try run(Raster.python, ["-c", compareScript, first, second])
+    let parts = result.out.split(separator: " ").map {
+      Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+    try #require(parts.count == 5, "compare: \(result.err)")
+    return (Int(parts[0]), Int(parts[1]), Int(parts[2]), Int(parts[3]), parts[4])
+  }
+
+  /// Debian's pango-view draws a bitmap font's strike at its own size (109 pixels an em for Noto
+  /// Color Emoji) whatever size is asked, so the comparison is at that size; a ZWJ sequence (👩‍💻),
+  /// a flag sequence and a skin tone are among the emoji. PNG output and the SVG (drawn by
+  /// rsvg-convert) both.
+  @Test(
+    .enabled(if: Raster.available && pangoView != nil, "pango-view, rsvg-convert or python3-pil is missing"))
+  func colorBitmapsMatchPangoView() throws {
+    let folder = try RenderTests.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let pango = folder.appendingPathComponent("pango.png").path
+    let reference = try run(
+      Self.pangoView!, ["--dpi=72", "--font=Noto Color Emoji 109", "--text", Self.emoji, "-q", "-o", pango],
+      environment: ["FONTCONFIG_FILE": Paths.fontconfigFile])
+    try #require(reference.status == 0, "pango-view: \(reference.err)")
+    let png = folder.appendingPathComponent("ours.png").path
+    let svg = folder.appendingPathComponent("ours.svg").path
+    let args = [
+      "render", "--font-file", "fonts/NotoColorEmoji-Subset.ttf", "--text", Self.emoji, "--em-pixels", "109",
+    ]
+    #expect(try swiftshape(args + ["-o", png]).status == 0)
+    #expect(try swiftshape(args + ["-o", svg]).status == 0)
+    let svgPNG = try Raster.png(try String(contentsOfFile: svg, encoding: .utf8), "svg", in: folder)
+    for ours in [png, svgPNG] {
+      let (w1, h1, w2, h2, difference) = try Self.compare(ours, pango)
+      #expect(abs(w1 - w2) <= 2 && abs(h1 - h2) <= 2, "ink \(w1)×\(h1) against pango-view's \(w2)×\(h2)")
+      #expect(difference < 0.03, "\(difference * 100)% of the pixels differ")
+    }
+    // Scaled to 48 pixels an em, the ink scales with it.
+    let small = folder.appendingPathComponent("small.png").path
+    #expect(try swiftshape(args.dropLast(2) + ["--em-pixels", "48", "-o", small]).status == 0)
+    let (w, h, referenceWidth, referenceHeight, _) = try Self.compare(small, pango)
+    #expect(abs(Double(w) - Double(referenceWidth) * 48 / 109) <= 2)
+    #expect(abs(Double(h) - Double(referenceHeight) * 48 / 109) <= 2)
+  }
+
+  /// COLR version 0 layers in their palette colors, against FreeType's color rendering.
+  @Test(.enabled(if: Raster.available, "python3-pil is missing"))
+  func colorLayersMatchFreeType() throws {
+    let folder = try RenderTests.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let ours = folder.appendingPathComponent("ours.png").path
+    let theirs = folder.appendingPathComponent("theirs.png").path
+    #expect(
+      try swiftshape([
+        "render", "--font-file", Self.layers, "--text", "ABcA", "--em-pixels", "64", "-o", ours,
+      ])
+      .status == 0)
+    let reference = try run(
+      Raster.python,
+      [
+        "-c",
+        """
+        import sys
+        from PIL import Image, ImageDraw, ImageFont
+        font = ImageFont.truetype(sys.argv[1], 64)
+        image = Image.new('RGBA', (400, 120), 'white')
+        ImageDraw.Draw(image).text((20, 20), 'ABcA', font=font, fill='black', embedded_color=True)
+        image.save(sys.argv[2])
+        """,
+        Repository.fixtures.appendingPathComponent(Self.layers).path, theirs,
+      ])
+    try #require(reference.status == 0, "\(reference.err)")
+    let (w1, h1, w2, h2, difference) = try Self.compare(ours, theirs)
+    #expect(abs(w1 - w2) <= 2 && abs(h1 - h2) <= 2, "ink \(w1)×\(h1) against FreeType's \(w2)×\(h2)")
+    #expect(difference < 0.03, "\(difference * 100)% of the pixels differ")
+  }
+
+  /// `--palette 1` takes the second palette's colors; `--no-color` draws the outlines in the
+  /// foreground color; a palette past the font's is an error.
+  @Test func palettesAndNoColor() throws {
+    let args = ["render", "--font-file", Self.layers, "--text", "AB", "-O", "svg"]
+    let first = try swiftshape(args)
+    #expect(first.out.contains(##"<path fill="#FF0000""##) && first.out.contains(##"<path fill="#0000FF""##))
+    let second = try swiftshape(args + ["--palette", "1"])
+    #expect(
+      second.out.contains(##"<path fill="#009900""##) && second.out.contains(##"<path fill="#FF8000""##))
+    #expect(!second.out.contains("#FF0000"))
+    let plain = try swiftshape(args + ["--no-color"])
+    #expect(!plain.out.contains("<path fill=") && plain.out.contains(#"<path id="g2""#))
+    let past = try swiftshape(args + ["--palette", "2"])
+    #expect(
+      past.status == 64 && past.err == "swiftshape: error: --palette=2: the font has 2 palettes (0 to 1)\n")
+    let none = try swiftshape([
+      "render", "--font-file", "fonts/NotoSans-Latin.ttf", "--text", "a", "--palette", "1",
+    ])
+    #expect(none.status == 64 && none.err.contains("the font has no palettes"))
+  }
+
+  /// A damaged bitmap table: each glyph FreeType cannot read is a box, with a note naming it; the
+  /// rest is drawn, and the exit status is 0.
+  @Test func damagedColorBitmapsAreBoxesWithANote() throws {
+    var font = try Data(
+      contentsOf: Repository.fixtures.appendingPathComponent("fonts/NotoColorEmoji-Subset.ttf"))
+    let tables = Int(font[4]) << 8 | Int(font[5])
+    for index in 0..<tables {
+      let record = 12 + 16 * index
+      guard String(decoding: font[record..<record + 4], as: UTF8.self) == "CBDT" else { continue }
+      func u32(_ at: Int) -> Int { font[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+      let (offset, length) = (u32(record + 8), u32(record + 12))
+      font.replaceSubrange((offset + 4)..<(offset + length), with: repeatElement(0xFF, count: length - 4))
+    }
+    let folder = try RenderTests.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let damaged = folder.appendingPathComponent("damaged.ttf")
+    try font.write(to: damaged)
+    for format in ["svg", "png"] {
+      let result = try swiftshape(["render", "--font-file", damaged.path, "--text", "😀👍", "-O", format])
+      #expect(result.status == 0)
+      #expect(
+        result.err.hasSuffix("glyph 13 has color data FreeType cannot read; drawn as a box\n"),
+        "\(result.err)")
+      #expect(!result.stdout.isEmpty)
+    }
+  }
+}
