@@ -68,6 +68,13 @@ ingredients = "".join("\n%s=%s" % item for item in recipes["ingredients"].items(
 for index, recipe in enumerate(recipes["recipes"]):
     write("patterns", "seed-%d" % index, recipe + ingredients)
 
+# Color fonts, whole (a few kilobytes): COLR layers and paint graphs, for the outlines target.
+for index, name in enumerate(("ColorLayers-Test.ttf", "ColorPaints-Test.ttf")):
+    data = open(os.path.join(fixtures, "render", "fonts", name), "rb").read()
+    text = "ABc abcdefghijklmno".encode()
+    for flags in (0x00, 0x40):
+        write("outlines", "color-%d-%02x" % (index, flags), bytes([flags]) + struct.pack(">H", len(text)) + text + data)
+
 requests = [
     '{"id":1,"font":"fonts/NotoSans-Latin.ttf","text":"office","features":["-liga"]}',
     '{"id":"a","font":{"file":"fonts/NotoSansCJK-Subset.ttc","face_index":1},"text":"日本","direction":"ttb"}',

@@ -11,7 +11,8 @@ enum FuzzTarget: String, CaseIterable {
   /// Font bytes, text and options through blob, face, font, shaping (new and reused results) and
   /// the output formats.
   case shaping
-  /// Font bytes through FreeType's outlines and the SVG renderer.
+  /// Font bytes through FreeType's outlines and the SVG and raster renderers, color glyphs
+  /// included (bitmaps, COLR layers, the COLR version 1 table reader).
   case outlines
   /// A JSON request line (`--requests`), answered.
   case requests
@@ -117,9 +118,16 @@ func fuzzOutlines(_ bytes: UnsafeBufferPointer<UInt8>) {
   else { return }
   var svgOptions = SVGOptions()
   svgOptions.annotate = input.flags & 0x30 == 0x30
-  let svg = SVGRenderer(font: font, outlines: outlines).svg(
-    [result], expected: result.glyphs, options: svgOptions)
+  svgOptions.color = input.flags & 0x08 == 0
+  svgOptions.palette = Int(input.flags >> 6)
+  // Small pictures: the raster path (and color glyphs: bitmaps, COLR layers and paint graphs read
+  // by the table reader) on every input.
+  svgOptions.pixelsPerEm = 24
+  let renderer = SVGRenderer(font: font, outlines: outlines)
+  let svg = renderer.svg([result], expected: result.glyphs, options: svgOptions)
   precondition(svg.hasSuffix("</svg>\n"), "an unfinished SVG")
+  let image = renderer.image([result], options: svgOptions)
+  precondition(image.pixels.count == image.width * image.height * 4, "a picture of the wrong size")
 }
 
 /// The folder requests find their fonts in: the fixture fonts, as `fonts/…` (requests naming

@@ -268,17 +268,28 @@ extension FreeTypeFace {
   /// down by the fraction of a pixel (`dx`, `dy`), rendered with FreeType's antialiasing
   /// rasterizer, unhinted; nil when the glyph has no outline.
   func coverage(of glyph: UInt32, scaleX: Double, scaleY: Double, dx: Double, dy: Double) -> GlyphCoverage? {
+    coverage(of: glyph, transform: (scaleX, 0, 0, -scaleY, dx, dy))
+  }
+
+  /// The glyph's outline through an affine transform from font units (y up) to pixels (y down):
+  /// x' = a·x + c·y + e, y' = b·x + d·y + f; rendered with FreeType's antialiasing rasterizer,
+  /// unhinted, placed relative to pixel (0, 0); nil when the glyph has no outline.
+  func coverage(
+    of glyph: UInt32, transform: (a: Double, b: Double, c: Double, d: Double, e: Double, f: Double)
+  ) -> GlyphCoverage? {
     guard FT_Load_Glyph(face, glyph, Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
       face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE
     else { return nil }
     // The slot's outline is in 26.6 font units (the face is sized at one pixel a unit); it is
-    // changed in place, and loaded again next time.
+    // changed in place, and loaded again next time. FreeType's y runs up: y is negated.
     var outline = face.pointee.glyph.pointee.outline
     guard outline.n_points > 0 else { return nil }
+    func fixed(_ value: Double) -> FT_Fixed { FT_Fixed((value * 65536).rounded()) }
     var matrix = FT_Matrix(
-      xx: FT_Fixed((scaleX * 65536).rounded()), xy: 0, yx: 0, yy: FT_Fixed((scaleY * 65536).rounded()))
+      xx: fixed(transform.a), xy: fixed(transform.c), yx: fixed(-transform.b), yy: fixed(-transform.d))
     FT_Outline_Transform(&outline, &matrix)
-    FT_Outline_Translate(&outline, FT_Pos((dx * 64).rounded()), FT_Pos((-dy * 64).rounded()))
+    FT_Outline_Translate(
+      &outline, FT_Pos((transform.e * 64).rounded()), FT_Pos((-transform.f * 64).rounded()))
     var box = FT_BBox()
     FT_Outline_Get_CBox(&outline, &box)
     let xMin = Int((Double(box.xMin) / 64).rounded(.down))
@@ -383,6 +394,19 @@ extension FreeTypeFace {
     return ColorBitmap(
       width: width, rows: rows, left: Int(slot.bitmap_left), top: Int(slot.bitmap_top),
       pixelsPerEm: Double(strikes[best].y_ppem) / 64, pixels: pixels)
+  }
+
+  /// The colors of palette `palette` (empty without a `CPAL` table or past its palettes).
+  func paletteColors(_ palette: Int) -> [RasterImage.RGBA] {
+    var colors: UnsafeMutablePointer<FT_Color>?
+    var data = FT_Palette_Data()
+    guard FT_Palette_Data_Get(face, &data) == 0, palette < Int(data.num_palettes),
+      FT_Palette_Select(face, FT_UShort(palette), &colors) == 0, let colors
+    else { return [] }
+    return (0..<Int(data.num_palette_entries)).map {
+      RasterImage.RGBA(
+        red: colors[$0].red, green: colors[$0].green, blue: colors[$0].blue, alpha: colors[$0].alpha)
+    }
   }
 
   /// The glyph's `COLR` version 0 layers in palette `palette`, bottom first; nil when it has none.

@@ -63,7 +63,23 @@ public final class SVGRenderer {
     /// Whether color glyphs are drawn in color, and from which palette; each glyph's color form,
     /// read once for these settings.
     var colorSettings = (enabled: true, palette: 0) {
-      didSet { colors = [:] }
+      didSet {
+        colors = [:]
+        paintReader = nil
+      }
+    }
+    /// The `COLR` version 1 reader for the current palette, made on first use (nil inside when the
+    /// font has no version 1 table).
+    private var paintReader: ColorTableReader??
+
+    private func colorPaint(_ glyph: UInt32) -> ColorPaint? {
+      if paintReader == nil {
+        paintReader = .some(
+          font.font.face.table("COLR").flatMap {
+            ColorTableReader(table: $0, colors: outlines.paletteColors(colorSettings.palette))
+          })
+      }
+      return paintReader??.paint(of: glyph)
     }
     private var colors: [UInt32: ColorGlyph] = [:]
     /// Glyphs of a color font with neither an outline nor color data FreeType can read.
@@ -74,7 +90,12 @@ public final class SVGRenderer {
       guard colorSettings.enabled, outlines.hasColor else { return nil }
       if let known = colors[glyph] { return known.isNone ? nil : known }
       var found = ColorGlyph.none
-      if let layers = outlines.colorLayers(of: glyph, palette: colorSettings.palette) {
+      if let paint = colorPaint(glyph) {
+        // Bounds in font units, y down, as the other forms'.
+        if let box = paint.bounds(outline: { self.entry($0).bounds }) {
+          found = .paint(paint, bounds: (box.minX, -box.maxY, box.maxX, -box.minY))
+        }
+      } else if let layers = outlines.colorLayers(of: glyph, palette: colorSettings.palette) {
         let drawn = layers.compactMap { layer in
           outlines.outline(of: layer.glyph).map { (glyph: layer.glyph, color: layer.color, outline: $0) }
         }
@@ -192,6 +213,8 @@ public final class SVGRenderer {
       [(glyph: UInt32, color: RasterImage.RGBA?, outline: GlyphOutline)], bounds: GlyphOutline.Bounds?)
     /// A bitmap (`CBDT`, `sbix`) and the box it covers.
     case bitmap(ColorBitmap, bounds: GlyphOutline.Bounds)
+    /// A `COLR` version 1 paint graph and the box its glyphs cover.
+    case paint(ColorPaint, bounds: GlyphOutline.Bounds)
     /// None (kept so that a glyph is looked up once).
     case none
 
@@ -204,6 +227,7 @@ public final class SVGRenderer {
       switch self {
       case .layers(_, let bounds): return bounds
       case .bitmap(_, let bounds): return bounds
+      case .paint(_, let bounds): return bounds
       case .none: return nil
       }
     }
@@ -370,6 +394,13 @@ public final class SVGRenderer {
             width: (bounds.maxX - bounds.minX) * face.scaleX / unitsPerPixel,
             height: (bounds.maxY - bounds.minY) * face.scaleY / unitsPerPixel)
           continue
+        case .paint(let paint, let bounds)?:
+          let lineColor = line.label == "expected" ? expectedColor : foreground
+          let scale = (face.scaleX / unitsPerPixel, face.scaleY / unitsPerPixel)
+          SVGRenderer.paint(
+            paint, bounds: bounds, face: face.outlines, origin: (x, y), scale: scale, foreground: lineColor,
+            onto: &image)
+          continue
         case .layers(let layers, _)?:
           let lineColor = line.label == "expected" ? expectedColor : foreground
           for layer in layers {
@@ -463,7 +494,32 @@ public final class SVGRenderer {
         let outline = outline(placed)
         let highlighted = lineIndex == 0 && options.highlightedGlyphs.contains(glyphIndex)
         let prefix = faces[placed.face].prefix
-        if faces[placed.face].color(glyph.id) != nil {
+        if case .paint(let paint, let bounds)? = faces[placed.face].color(glyph.id) {
+          // A paint graph: a picture of it on the drawing's pixel grid at its size (so that it is
+          // not resampled: the pixels are the PNG output's), here rather than in the definitions.
+          let face = faces[placed.face]
+          let x = (placed.x - minX) / unitsPerPixel
+          let y = ((placed.y - minY) / unitsPerPixel).rounded()
+          let scale = (face.scaleX / unitsPerPixel, face.scaleY / unitsPerPixel)
+          let left = (x + bounds.minX * scale.0).rounded(.down)
+          let top = (y + bounds.minY * scale.1).rounded(.down)
+          let width = Int((x + bounds.maxX * scale.0).rounded(.up) - left) + 1
+          let height = Int((y + bounds.maxY * scale.1).rounded(.up) - top) + 1
+          svg.append("<image")
+          if width > 0, height > 0, width * height <= 1 << 24 {
+            var image = RasterImage(width: width, height: height)
+            let foreground =
+              RasterImage.RGBA(hex: line.label == "expected" ? "#3060C0" : options.foreground)
+              ?? RasterImage.RGBA(red: 0, green: 0, blue: 0)
+            SVGRenderer.paint(
+              paint, bounds: bounds, face: face.outlines, origin: (x - left, y - top), scale: scale,
+              foreground: foreground, onto: &image)
+            svg +=
+              " x=\"\(minX + left * unitsPerPixel)\" y=\"\(minY + top * unitsPerPixel)\" width=\"\(Double(width) * unitsPerPixel)\" height=\"\(Double(height) * unitsPerPixel)\" preserveAspectRatio=\"none\" xlink:href=\"data:image/png;base64,"
+            Base64.encode((try? image.pngBytes()) ?? []).withUnsafeBufferPointer { svg.append($0) }
+            svg.append(UInt8(ascii: "\""))
+          }
+        } else if faces[placed.face].color(glyph.id) != nil {
           // A color glyph: its definition (layers or an image) holds its colors.
           svg.append("<use xlink:href=\"#")
           svg.append(prefix)
@@ -677,8 +733,33 @@ public final class SVGRenderer {
         "<image id=\"\(face.prefix)\(placed.glyph.id)\" x=\"\(bounds.minX * face.scaleX)\" y=\"\(bounds.minY * face.scaleY)\" width=\"\((bounds.maxX - bounds.minX) * face.scaleX)\" height=\"\((bounds.maxY - bounds.minY) * face.scaleY)\" preserveAspectRatio=\"none\" xlink:href=\"data:image/png;base64,"
       Base64.encode(png).withUnsafeBufferPointer { svg.append($0) }
       svg.append("\"/>\n")
+    case .paint:
+      break  // drawn in place, on the pixel grid (see the glyphs' loop)
     case .none: break
     }
+  }
+
+  /// Paints a `COLR` version 1 glyph onto an image: `origin` is the glyph's origin in the image's
+  /// pixels, `scale` pixels per font unit; `bounds` (font units, y down) limit the region painted.
+  private static func paint(
+    _ paint: ColorPaint, bounds: GlyphOutline.Bounds, face: FreeTypeFace, origin: (Double, Double),
+    scale: (Double, Double), foreground: RasterImage.RGBA, onto image: inout RasterImage
+  ) {
+    let left = max(0, Int((origin.0 + bounds.minX * scale.0).rounded(.down)))
+    let top = max(0, Int((origin.1 + bounds.minY * scale.1).rounded(.down)))
+    let right = min(image.width, Int((origin.0 + bounds.maxX * scale.0).rounded(.up)) + 1)
+    let bottom = min(image.height, Int((origin.1 + bounds.maxY * scale.1).rounded(.up)) + 1)
+    guard left < right, top < bottom else { return }
+    let painter = ColorPainter(
+      face: face,
+      foreground: (
+        Double(foreground.red) / 255, Double(foreground.green) / 255, Double(foreground.blue) / 255,
+        Double(foreground.alpha) / 255
+      ), left: left, top: top, width: right - left, height: bottom - top)
+    // Font units, y up, to the image's pixels, y down.
+    let ctm = ColorPaint.Affine(xx: scale.0, yx: 0, xy: 0, yy: -scale.1, dx: origin.0, dy: origin.1)
+    let layer = painter.draw(paint, ctm)
+    ColorPainter.put(layer, onto: &image, left: left, top: top, width: right - left, height: bottom - top)
   }
 
   private static func hex(_ value: UInt8) -> String {
