@@ -61,6 +61,7 @@ func scratchFile(_ name: String) -> String {
 atexit {
   unlink(scratchFile("20-lines"))
   unlink(scratchFile("8x"))
+  unlink(scratchFile("4x"))
   unlink(scratchFile("raqm"))
   unlink(scratchFile("mixed-8x"))
 }
@@ -109,7 +110,19 @@ func measureAll() throws -> [Figure] {
   if wanted("start-up") { report(benchmarks.startUp(font: corpora[0].font)) }
   if wanted("parallel") { report(try benchmarks.parallel(corpora[0], large: large)) }
   if wanted("memory") { report(benchmarks.memory(corpora[0], large: large)) }
-  if wanted("render") { report(benchmarks.render(corpora[0], paragraph: paragraph, hbView: hbView)) }
+  if wanted("render") {
+    report(benchmarks.render(corpora[0], paragraph: paragraph, hbView: hbView))
+    let fourCopies = scratchFile("4x")
+    if let file = fopen(fourCopies, "wb") {
+      for _ in 0..<4 { english.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) } }
+      fclose(file)
+    }
+    for figure in benchmarks.renderAtScale(
+      corpora[0], paragraph: paragraph, hbView: hbView, fourCopies: fourCopies)
+    {
+      report(figure)
+    }
+  }
   if wanted("paragraph") {
     for corpus in corpora {
       report(

@@ -372,9 +372,18 @@ public final class SVGRenderer {
     let unitsPerPixel = scene.unitsPerPixel
     let width = max(1, Int((scene.width / unitsPerPixel).rounded(.up)))
     let height = max(1, Int((scene.height / unitsPerPixel).rounded(.up)))
-    var image = RasterImage(
-      width: width, height: height, color: options.background.flatMap(RasterImage.RGBA.init(hex:)))
+    let background = options.background.flatMap(RasterImage.RGBA.init(hex:))
     let foreground = RasterImage.RGBA(hex: options.foreground) ?? RasterImage.RGBA(red: 0, green: 0, blue: 0)
+    // Gray text on an opaque gray, with no color glyph, no expected run and no highlight: one byte
+    // a pixel (a 20-line paragraph at 256 pixels an em is 52 million pixels: 210 MB as RGBA).
+    let gray =
+      background.map { $0.alpha == 255 && RasterImage.isGray($0) } == true && RasterImage.isGray(foreground)
+      && expected == nil && options.highlightedGlyphs.isEmpty
+      && !scene.lines.contains { line in line.placed.contains { faces[$0.face].color($0.glyph.id) != nil } }
+    var image =
+      gray
+      ? RasterImage(width: width, height: height, gray: background!.red)
+      : RasterImage(width: width, height: height, color: background)
     let expectedColor = RasterImage.RGBA(red: 0x30, green: 0x60, blue: 0xC0)
     let highlight = RasterImage.RGBA(red: 0xD0, green: 0, blue: 0)
     for (lineIndex, line) in scene.lines.enumerated() {

@@ -60,6 +60,38 @@ struct PNGRenderTests {
     #expect(read.out == "RGBA \(width) \(height) (16, 32, 48, 255)\n", "\(read.err)")
   }
 
+  /// Gray text on an opaque gray is drawn and written in gray (one byte a pixel); with a
+  /// transparent background or a color, in RGBA; the gray picture is the RGBA one's gray.
+  @Test(.enabled(if: Raster.available, "python3-pil is not installed"))
+  func grayPicturesAreWrittenInGray() throws {
+    let folder = try RenderTests.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let args = ["render", "--font-file", "fonts/NotoSans-Latin.ttf", "--text", "office", "--em-pixels", "40"]
+    let gray = folder.appendingPathComponent("gray.png").path
+    let clear = folder.appendingPathComponent("clear.png").path
+    #expect(try swiftshape(args + ["-o", gray]).status == 0)
+    #expect(try swiftshape(args + ["--background", "none", "-o", clear]).status == 0)
+    let read = try run(
+      Raster.python,
+      [
+        "-c",
+        """
+        import sys
+        from PIL import Image, ImageChops
+        gray, clear = Image.open(sys.argv[1]), Image.open(sys.argv[2])
+        white = Image.new('RGBA', clear.size, (255, 255, 255, 255))
+        white.alpha_composite(clear.convert('RGBA'))
+        difference = ImageChops.difference(gray.convert('L'), white.convert('L')).getextrema()[1]
+        print(gray.mode, clear.mode, difference)
+        """,
+        gray, clear,
+      ])
+    // At most a level apart, from rounding.
+    let parts = read.out.split(separator: " ")
+    #expect(parts.count == 3 && parts[0] == "L" && parts[1] == "LA", "\(read.out) \(read.err)")
+    #expect((Int(parts.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 99) <= 2)
+  }
+
   /// Under a pseudo-terminal with no -o, the picture is shown in place: kitty's graphics protocol,
   /// iTerm2's inline image, or half blocks in 24-bit or 256 colors, as the environment says.
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "no python3"))

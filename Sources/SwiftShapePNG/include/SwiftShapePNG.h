@@ -6,11 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Encodes `height` rows of `width` RGBA pixels (8 bits a channel, not premultiplied, rows
-/// `stride` bytes apart) as a PNG. On success returns 0 and sets `*out` (free it with
+/// Encodes `height` rows of `width` pixels (8 bits a channel; `channels` 4 for RGBA, not
+/// premultiplied, or 1 for gray; rows `stride` bytes apart) as a PNG. On success returns 0 and sets `*out` (free it with
 /// swiftshape_png_free) and `*out_size`; on failure returns -1 and writes libpng's message into
 /// `error` (at most `error_size` bytes, NUL-terminated).
-int swiftshape_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
+int swiftshape_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int channels, size_t stride,
                           uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
 void swiftshape_png_free(uint8_t *data);

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension Benchmarks {
+  /// Drawing at scale, whole processes against hb-view, paired trials: the 20-line paragraph as PNG;
+  /// the whole English text as SVG; and peak memory drawing four copies of it as SVG.
+  func renderAtScale(_ corpus: Corpus, paragraph: String, hbView: String, fourCopies: String) -> [Figure] {
+    func pair(_ ours: [String], _ theirs: [String], rounds: Int) -> (Double, Double, Double) {
+      var mine: [Double] = []
+      var other: [Double] = []
+      for _ in 0..<rounds {
+        mine.append(checked(ours).wall)
+        other.append(checked(theirs).wall)
+      }
+      return (Measure.median(zip(other, mine).map { $0 / $1 }), Measure.median(mine), Measure.median(other))
+    }
+    let png = pair(
+      [
+        swiftshape, "render", "--font-file", corpus.font, "--text-file", paragraph, "-O", "png", "-o",
+        "/dev/null",
+      ],
+      [hbView, "--font-file", corpus.font, "--text-file", paragraph, "-O", "png", "-o", "/dev/null"],
+      rounds: trials * 10)
+    let whole = pair(
+      [swiftshape, "render", "--font-file", corpus.font, "--text-file", corpus.text, "-o", "/dev/null"],
+      [hbView, "--font-file", corpus.font, "--text-file", corpus.text, "-O", "svg", "-o", "/dev/null"],
+      rounds: trials)
+    let ourMemory = checked([
+      swiftshape, "render", "--font-file", corpus.font, "--text-file", fourCopies, "-o", "/dev/null",
+    ])
+    .maxRSS
+    let theirMemory = checked([
+      hbView, "--font-file", corpus.font, "--text-file", fourCopies, "-O", "svg", "-o", "/dev/null",
+    ]).maxRSS
+    let memory = Double(ourMemory) / Double(max(1, theirMemory))
+    return [
+      Figure(
+        name: "render 20 lines PNG", value: png.0, target: "≥ 1.5× hb-view", met: png.0 >= 1.5,
+        detail: "swiftshape \(fixed(png.1 * 1e3)) ms, hb-view \(fixed(png.2 * 1e3)) ms"),
+      Figure(
+        name: "render whole text", value: whole.0, target: "≥ 2.5× hb-view", met: whole.0 >= 2.5,
+        detail: "swiftshape \(fixed(whole.1 * 1e3)) ms, hb-view \(fixed(whole.2 * 1e3)) ms"),
+      Figure(
+        name: "render memory 4× text", value: memory, target: "≤ 1.5× hb-view RSS", met: memory <= 1.5,
+        detail: "swiftshape \(ourMemory / 1024) MiB, hb-view \(theirMemory / 1024) MiB"),
+    ]
+  }
+}
