@@ -127,7 +127,8 @@ func fuzzOutlines(_ bytes: UnsafeBufferPointer<UInt8>) {
   let svg = renderer.svg([result], expected: result.glyphs, options: svgOptions)
   precondition(svg.hasSuffix("</svg>\n"), "an unfinished SVG")
   let image = renderer.image([result], options: svgOptions)
-  precondition(image.pixels.count == image.width * image.height * image.channels, "a picture of the wrong size")
+  precondition(
+    image.pixels.count == image.width * image.height * image.channels, "a picture of the wrong size")
 }
 
 /// The folder requests find their fonts in: the fixture fonts, as `fonts/…` (requests naming
