@@ -287,6 +287,15 @@ public final class SVGRenderer {
   }
 
   private func scene(_ results: [ShapeResult], expected: [ShapedGlyph]?, options: SVGOptions) -> Scene {
+    var results = results
+    return scene(releasing: &results, expected: expected, options: options)
+  }
+
+  /// The scene of `results`, each result emptied once its lines are laid out (so that a long
+  /// text's glyphs are not held twice).
+  private func scene(releasing results: inout [ShapeResult], expected: [ShapedGlyph]?, options: SVGOptions)
+    -> Scene
+  {
     for face in faces where face.colorSettings != (options.color, options.palette) {
       face.colorSettings = (options.color, options.palette)
     }
@@ -295,47 +304,50 @@ public final class SVGRenderer {
     let isVertical = results.first?.runs.first?.direction.isVertical ?? false
 
     var lines: [Line] = []
-    // Each line's glyphs with the index of their font in `faces`.
-    // A paragraph broken to a width gives a line each of its lines, at the line's x.
-    var runs: [(glyphs: [(ShapedGlyph, Int)], label: String?, x: Double)] = results.flatMap { result in
-      let lines = result.lines.map { $0.map { ($0.runs, Double($0.x)) } } ?? [(result.runs, 0)]
-      return lines.map { runs, x -> (glyphs: [(ShapedGlyph, Int)], label: String?, x: Double) in
+    // The lines: each result's (a paragraph broken to a width gives a line each of its lines, at
+    // the line's x), then the expected run. Each line's glyphs, with the index of their font in
+    // `faces`, are gathered and laid out one line at a time, so that only the placed glyphs stay.
+    let lineCount = results.reduce(0) { $0 + ($1.lines?.count ?? 1) } + (expected == nil ? 0 : 1)
+    var top = 0.0
+    func add(_ glyphs: [(ShapedGlyph, Int)], label: String?, x: Double) {
+      if isVertical {
+        let originX = Double(lineCount - 1 - lines.count) * columnWidth + columnWidth / 2
+        lines.append(
+          layOut(
+            glyphs, originX: originX, originY: 0, vertical: true, ascender: Double(vertical.ascender),
+            descender: Double(vertical.descender), label: label))
+        return
+      }
+      // Lines are stacked by the line height of the tallest font each has.
+      var ascender = -Double.infinity
+      var descender = Double.infinity
+      var lineGap = 0.0
+      for face in Set(glyphs.map(\.1)).union([0]) {
+        let extents = faces[face].font.font.extents(for: .leftToRight)
+        ascender = max(ascender, Double(extents.ascender))
+        descender = min(descender, Double(extents.descender))
+        lineGap = max(lineGap, Double(extents.lineGap))
+      }
+      lines.append(
+        layOut(
+          glyphs, originX: x, originY: top + ascender, vertical: false, ascender: ascender,
+          descender: descender, label: label))
+      top += ascender - descender + lineGap
+    }
+    lines.reserveCapacity(lineCount)
+    for index in results.indices {
+      let result = results[index]
+      results[index] = ShapeResult()
+      let resultLines = result.lines.map { $0.map { ($0.runs, Double($0.x)) } } ?? [(result.runs, 0)]
+      for (runs, x) in resultLines {
         let glyphs = runs.flatMap { run in
           let face = face(of: run)
           return run.glyphs.map { ($0, face) }
         }
-        return (glyphs, nil, x)
+        add(glyphs, label: expected == nil ? nil : "actual", x: x)
       }
     }
-    if let expected {
-      runs = runs.map { ($0.glyphs, "actual", $0.x) } + [(expected.map { ($0, 0) }, "expected", 0)]
-    }
-    // Lines are stacked by the line height of the tallest font each has.
-    var top = 0.0
-    for (index, run) in runs.enumerated() {
-      if isVertical {
-        let originX = Double(runs.count - 1 - index) * columnWidth + columnWidth / 2
-        lines.append(
-          layOut(
-            run.glyphs, originX: originX, originY: 0, vertical: true, ascender: Double(vertical.ascender),
-            descender: Double(vertical.descender), label: run.label))
-      } else {
-        var ascender = -Double.infinity
-        var descender = Double.infinity
-        var lineGap = 0.0
-        for face in Set(run.glyphs.map(\.1)).union([0]) {
-          let extents = faces[face].font.font.extents(for: .leftToRight)
-          ascender = max(ascender, Double(extents.ascender))
-          descender = min(descender, Double(extents.descender))
-          lineGap = max(lineGap, Double(extents.lineGap))
-        }
-        lines.append(
-          layOut(
-            run.glyphs, originX: run.x, originY: top + ascender, vertical: false, ascender: ascender,
-            descender: descender, label: run.label))
-        top += ascender - descender + lineGap
-      }
-    }
+    if let expected { add(expected.map { ($0, 0) }, label: "expected", x: 0) }
 
     // The view: every logical box and every glyph's ink, plus the margin.
     var view = lines.first?.box ?? Box(minX: 0, minY: 0, maxX: 0, maxY: 0)
@@ -446,12 +458,25 @@ public final class SVGRenderer {
   public func svgBytes(
     _ results: [ShapeResult], expected: [ShapedGlyph]? = nil, options: SVGOptions = SVGOptions()
   ) -> [UInt8] {
-    let scene = scene(results, expected: expected, options: options)
+    var out: [UInt8] = []
+    writeSVG(results, expected: expected, options: options) { out.append(contentsOf: $0) }
+    return out
+  }
+
+  /// The SVG of `svg(_:expected:options:)`, handed to `sink` a piece at a time (about 64 KiB
+  /// each), so that a long text's document is never whole in memory.
+  public func writeSVG(
+    _ results: consuming [ShapeResult], expected: [ShapedGlyph]? = nil, options: SVGOptions = SVGOptions(),
+    to sink: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    // The placed glyphs are all the drawing needs: each result goes once laid out (when the caller
+    // gave them up).
+    let scene = scene(releasing: &results, expected: expected, options: options)
     let (lines, view, unitsPerPixel) = (scene.lines, scene.view, scene.unitsPerPixel)
     let (minX, minY, width, height) = (scene.minX, scene.minY, scene.width, scene.height)
 
     var svg = SVGText()
-    svg.reserveCapacity(4096 + 160 * lines.reduce(0) { $0 + $1.placed.count })
+    svg.reserveCapacity(1 << 17)
     svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
     svg += " width=\"\(width / unitsPerPixel)\" height=\"\(height / unitsPerPixel)\""
@@ -499,6 +524,7 @@ public final class SVGRenderer {
       // Each placed glyph is written piece by piece into the document: this loop makes nearly all
       // of a long text's SVG.
       for (glyphIndex, placed) in line.placed.enumerated() {
+        if svg.count >= 1 << 16 { svg.flush(to: sink) }
         let glyph = placed.glyph
         let outline = outline(placed)
         let highlighted = lineIndex == 0 && options.highlightedGlyphs.contains(glyphIndex)
@@ -605,7 +631,7 @@ public final class SVGRenderer {
         left: view.minX)
     }
     svg += "</svg>\n"
-    return svg.finish()
+    svg.flush(to: sink)
   }
 
   private func layOut(
@@ -840,6 +866,15 @@ struct SVGText: ExpressibleByStringInterpolation {
 
   /// The text's bytes, without a copy.
   consuming func finish() -> [UInt8] { buffer.finish() }
+
+  /// How many bytes are written.
+  var count: Int { buffer.count }
+
+  /// Hands the bytes written to `sink` and empties the text.
+  mutating func flush(to sink: (UnsafeBufferPointer<UInt8>) -> Void) {
+    buffer.withBytes { sink($0) }
+    buffer.removeAll()
+  }
 
   /// Makes room for `capacity` bytes in all.
   mutating func reserveCapacity(_ capacity: Int) { buffer.reserveCapacity(capacity) }

@@ -184,7 +184,7 @@ struct RenderSettings: ShapingCommandSettings {
     defer { for note in renderer.notes { Diagnostics.printNote(note) } }
     switch output {
     case .svg:
-      out.write(renderer.svgBytes(results, expected: expected, options: svgOptions))
+      renderer.writeSVG(consume results, expected: expected, options: svgOptions) { out.write($0) }
     case .png:
       out.write(try renderer.image(results, expected: expected, options: svgOptions).pngBytes())
     case .terminal(let preview):
