@@ -529,7 +529,8 @@ public final class SVGRenderer {
         let outline = outline(placed)
         let highlighted = lineIndex == 0 && options.highlightedGlyphs.contains(glyphIndex)
         let prefix = faces[placed.face].prefix
-        if case .paint(let paint, let bounds)? = faces[placed.face].color(glyph.id) {
+        let colorForm = faces[placed.face].color(glyph.id)
+        if case .paint(let paint, let bounds)? = colorForm {
           // A paint graph: a picture of it on the drawing's pixel grid at its size (so that it is
           // not resampled: the pixels are the PNG output's), here rather than in the definitions.
           let face = faces[placed.face]
@@ -554,34 +555,14 @@ public final class SVGRenderer {
             Base64.encode((try? image.pngBytes()) ?? []).withUnsafeBufferPointer { svg.append($0) }
             svg.append(UInt8(ascii: "\""))
           }
-        } else if faces[placed.face].color(glyph.id) != nil {
+        } else if colorForm != nil {
           // A color glyph: its definition (layers or an image) holds its colors.
-          svg.append("<use xlink:href=\"#")
-          svg.append(prefix)
-          svg.append(glyph.id)
-          svg.append("\" href=\"#")
-          svg.append(prefix)
-          svg.append(glyph.id)
-          svg.append("\" x=\"")
-          svg.append(placed.x)
-          svg.append("\" y=\"")
-          svg.append(placed.y)
-          svg.append(UInt8(ascii: "\""))
+          appendUse(placed, prefix: prefix, to: &svg)
         } else if let outline, outline.commands.isEmpty {
           // No ink (a space): nothing to draw, but the glyph is still in the document.
           svg.append("<g")
         } else if outline != nil {
-          svg.append("<use xlink:href=\"#")
-          svg.append(prefix)
-          svg.append(glyph.id)
-          svg.append("\" href=\"#")
-          svg.append(prefix)
-          svg.append(glyph.id)
-          svg.append("\" x=\"")
-          svg.append(placed.x)
-          svg.append("\" y=\"")
-          svg.append(placed.y)
-          svg.append(UInt8(ascii: "\""))
+          appendUse(placed, prefix: prefix, to: &svg)
           if highlighted { svg.append(" fill=\"#D00000\"") }
         } else {
           // A glyph FreeType has no outline for (bitmap or color only): a visible box.
@@ -589,11 +570,11 @@ public final class SVGRenderer {
           svg +=
             "<rect x=\"\(box.minX)\" y=\"\(box.minY)\" width=\"\(box.maxX - box.minX)\" height=\"\(box.maxY - box.minY)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(unitsPerPixel)\""
         }
-        svg.append(" data-gid=\"")
+        svg.append(literal: " data-gid=\"")
         svg.append(glyph.id)
-        svg.append("\" data-name=\"")
+        svg.append(literal: "\" data-name=\"")
         svg.appendEscaped(glyph.name ?? faces[placed.face].font.font.glyphLabel(glyph.id))
-        svg.append("\" data-cluster=\"")
+        svg.append(literal: "\" data-cluster=\"")
         svg.append(glyph.cluster)
         svg.append(UInt8(ascii: "\""))
         if let outline, outline.commands.isEmpty {
@@ -603,7 +584,7 @@ public final class SVGRenderer {
           svg.append(placed.y)
           svg.append(")\"")
         }
-        svg.append("/>\n")
+        svg.append(literal: "/>\n")
       }
       svg += "</g>\n"
       if let label = line.label {
@@ -740,6 +721,22 @@ public final class SVGRenderer {
   }
 
   /// The outline as path data (`M0 0L…Z`), in the drawing's units.
+  /// `<use xlink:href="#g12" href="#g12" x="…" y="…"` for a placed glyph (the element is left open
+  /// for its data attributes). Written piece by piece: this makes most of a long text's SVG.
+  private func appendUse(_ placed: Placed, prefix: String, to svg: inout SVGText) {
+    svg.append(literal: "<use xlink:href=\"#")
+    svg.append(prefix)
+    svg.append(placed.glyph.id)
+    svg.append(literal: "\" href=\"#")
+    svg.append(prefix)
+    svg.append(placed.glyph.id)
+    svg.append(literal: "\" x=\"")
+    svg.append(placed.x)
+    svg.append(literal: "\" y=\"")
+    svg.append(placed.y)
+    svg.append(UInt8(ascii: "\""))
+  }
+
   /// The definition of a color glyph: a group of its layers, each path in its color (foreground
   /// layers take the line's), or its bitmap as an embedded PNG image.
   private func appendColorDefinition(_ placed: Placed, to svg: inout SVGText) {
@@ -886,6 +883,8 @@ struct SVGText: ExpressibleByStringInterpolation {
   mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.append(bytes) }
 
   mutating func append(_ text: String) { buffer.append(text) }
+
+  mutating func append(literal: StaticString) { buffer.append(literal: literal) }
 
   /// Text for an attribute value or an element's content, with `&`, `<`, `>` and `"` escaped.
   mutating func appendEscaped(_ text: String) {

@@ -44,7 +44,7 @@ struct ArgumentParsingTests {
     #expect(ShapeSettings.options.declarations.count > 50)
     #expect(ShapeSettings.options.action("--annotate") == nil)
     #expect(RenderSettings.options.action("--output-format") != nil)
-    #expect(RenderSettings.options.action("--jobs") == nil)
+    #expect(RenderSettings.options.action("--batch") == nil)
   }
 
   static let samples: [[String]] = [
@@ -133,9 +133,9 @@ struct ArgumentParsingTests {
       SwiftShapeCommand.fastCommand(["render", "--annotate", "a"])
         == .render(RenderSettings(first: "a", annotate: true)))
     #expect(
-      SwiftShapeCommand.fastCommand(["render", "--jobs", "2", "a"])
-        == .refused(ShapingError(.invalidArgument, input: "--jobs", reason: "unknown option")),
-      "render has no --jobs"
+      SwiftShapeCommand.fastCommand(["render", "--batch", "a"])
+        == .refused(ShapingError(.invalidArgument, input: "--batch", reason: "unknown option")),
+      "render has no --batch"
     )
     #expect(SwiftShapeCommand.fastCommand(["info", "font.ttf"]) == nil)
     #expect(SwiftShapeCommand.fastCommand(["conformance", "x.tests"]) == nil)

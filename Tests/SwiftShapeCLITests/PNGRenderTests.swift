@@ -119,6 +119,18 @@ struct PNGRenderTests {
     #expect(svg.hasPrefix("<?xml"))
   }
 
+  /// `--jobs` shapes lines on several threads; the drawing is the same bytes.
+  @Test func jobsDrawTheSamePicture() throws {
+    let text = (1...300).map { "line \($0) office AVATAR" }.joined(separator: "\n")
+    let args = ["render", "--font-file", "fonts/NotoSans-Latin.ttf", "--text-file", "-"]
+    let one = try swiftshape(args, stdin: Data(text.utf8))
+    let two = try swiftshape(args + ["--jobs", "2"], stdin: Data(text.utf8))
+    #expect(one.status == 0 && one.stdout.count > 100_000)
+    #expect(one.stdout == two.stdout)
+    let bad = try swiftshape(args + ["--jobs", "0"], stdin: Data(text.utf8))
+    #expect(bad.status == 64 && bad.err.contains("--jobs=0: must be from 1 to 256"))
+  }
+
   @Test func badFormatAndTerminalNamesAreErrors() throws {
     let args = ["render", "--font-file", "fonts/NotoSans-Latin.ttf", "--text", "Ta"]
     let format = try swiftshape(args + ["-O", "gif"])

@@ -56,6 +56,7 @@ struct RenderSettings: ShapingCommandSettings {
   var terminal = "auto"
   var color = true
   var palette = 0
+  var jobs = 1
 
   /// The command's options, each declared once.
   static let options = CommandOptions<RenderSettings>(
@@ -73,6 +74,10 @@ struct RenderSettings: ShapingCommandSettings {
           ) {
             $0.format = $1
           },
+          .value(
+            "--jobs", valueName: "N",
+            help: "Shape this many lines at once (a long text); the drawing is the same."
+          ) { $0.jobs = try number($1, "--jobs") },
           .flag(
             "--no-color",
             help: "Draw color glyphs (emoji, COLR) in the foreground color, from their outlines."
@@ -126,6 +131,9 @@ struct RenderSettings: ShapingCommandSettings {
       throw ShapingError(
         .invalidArgument, input: "--margin=\(margin)", reason: "must be from 0 to 10000 pixels")
     }
+    guard (1...256).contains(jobs) else {
+      throw ShapingError(.invalidArgument, input: "--jobs=\(jobs)", reason: "must be from 1 to 256")
+    }
     guard emPixels.isFinite, emPixels > 0, emPixels <= 100_000 else {
       throw ShapingError(.invalidArgument, input: "--em-pixels=\(emPixels)", reason: "must be more than 0")
     }
@@ -164,7 +172,7 @@ struct RenderSettings: ShapingCommandSettings {
     }
     let lines = try text.input(positionalText: positionals().text)
     let shaper = LineShaper(
-      font: font, options: request.options, format: .jsonLines, maximumLength: text.maximumLength)
+      font: font, options: request.options, format: .jsonLines, jobs: jobs, maximumLength: text.maximumLength)
     let results = try shaper.document(lines).entries.map(\.result)
     let expected = try expect.map { try expectedGlyphs($0, font: font) }
     let renderer = try SVGRenderer(font: font)
