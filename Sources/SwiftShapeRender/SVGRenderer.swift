@@ -129,6 +129,38 @@ public final class SVGRenderer {
       return found.isNone ? nil : found
     }
 
+    /// Speed: each glyph's `<use>` element is two fixed pieces around its position and cluster —
+    /// `<use xlink:href="#g12" href="#g12" x="` and `" data-gid="12" data-name="a" data-cluster="`
+    /// (closing the y) — made once per glyph. Writing the pieces whole instead of a dozen appends
+    /// each (with the name escaped every time) cut the instructions of drawing the English text
+    /// from 684 to 617 million (callgrind; the writing after the layout from 234 to 167 million).
+    private var fragments: [(head: [UInt8], tail: [UInt8])?] = []
+
+    func useFragments(_ glyph: ShapedGlyph) -> (head: [UInt8], tail: [UInt8]) {
+      let index = Int(glyph.id)
+      if index < fragments.count, let known = fragments[index] { return known }
+      var head = SVGText()
+      head.append(literal: "<use xlink:href=\"#")
+      head.append(prefix)
+      head.append(glyph.id)
+      head.append(literal: "\" href=\"#")
+      head.append(prefix)
+      head.append(glyph.id)
+      head.append(literal: "\" x=\"")
+      var tail = SVGText()
+      tail.append(literal: "\" data-gid=\"")
+      tail.append(glyph.id)
+      tail.append(literal: "\" data-name=\"")
+      tail.appendEscaped(glyph.name ?? font.font.glyphLabel(glyph.id))
+      tail.append(literal: "\" data-cluster=\"")
+      let made = (head.finish(), tail.finish())
+      if index >= fragments.count, index < font.identity.glyphCount {
+        fragments.append(contentsOf: repeatElement(nil, count: index + 1 - fragments.count))
+      }
+      if index < fragments.count { fragments[index] = made }
+      return made
+    }
+
     func entry(_ glyph: UInt32) -> (outline: GlyphOutline?, bounds: GlyphOutline.Bounds?) {
       let index = Int(glyph)
       if index < cache.count, let known = cache[index] { return known }
@@ -561,9 +593,20 @@ public final class SVGRenderer {
         } else if let outline, outline.commands.isEmpty {
           // No ink (a space): nothing to draw, but the glyph is still in the document.
           svg.append("<g")
+        } else if outline != nil, !highlighted {
+          // The common case, from the glyph's two fixed pieces: see `RenderFace.useFragments`.
+          let fragments = faces[placed.face].useFragments(placed.glyph)
+          fragments.head.withUnsafeBufferPointer { svg.append($0) }
+          svg.append(placed.x)
+          svg.append(literal: "\" y=\"")
+          svg.append(placed.y)
+          fragments.tail.withUnsafeBufferPointer { svg.append($0) }
+          svg.append(glyph.cluster)
+          svg.append(literal: "\"/>\n")
+          continue
         } else if outline != nil {
           appendUse(placed, prefix: prefix, to: &svg)
-          if highlighted { svg.append(" fill=\"#D00000\"") }
+          svg.append(" fill=\"#D00000\"")
         } else {
           // A glyph FreeType has no outline for (bitmap or color only): a visible box.
           let box = inkBox(placed) ?? advanceBox(placed, line: line)
