@@ -21,8 +21,8 @@ public struct RasterImage: Sendable, Equatable {
     guard fill.alpha != 0 || fill.red != 0 || fill.green != 0 || fill.blue != 0 else { return }
     // One 32-bit store a pixel (a byte at a time took 5% of writing a paragraph as PNG).
     let word = [fill.red, fill.green, fill.blue, fill.alpha].withUnsafeBytes { $0.load(as: UInt32.self) }
-    pixels.withUnsafeMutableBytes { bytes in
-      bytes.bindMemory(to: UInt32.self).initialize(repeating: word)
+    pixels.withUnsafeMutableBufferPointer { bytes in
+      bytes.withMemoryRebound(to: UInt32.self) { $0.update(repeating: word) }
     }
   }
 

@@ -101,7 +101,9 @@ enum TerminalPreview: String, CaseIterable {
   /// The terminal's width in columns: the window's, else `COLUMNS`, else 80.
   static func columns() -> Int {
     var size = winsize()
-    if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    // A pointer, which is a C variadic argument on every platform.
+    let status = withUnsafeMutablePointer(to: &size) { ioctl(1, UInt(TIOCGWINSZ), $0) }
+    if status == 0, size.ws_col > 0 { return Int(size.ws_col) }
     return environment("COLUMNS").flatMap { Int($0) }.map { max(1, $0) } ?? 80
   }
 }
