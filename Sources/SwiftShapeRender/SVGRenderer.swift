@@ -60,6 +60,9 @@ public final class SVGRenderer {
       scaleY = Double(font.scale.y) / Double(font.identity.unitsPerEm)
     }
 
+    /// Whether the font has color glyphs, read once (this is asked for every placed glyph).
+    private(set) lazy var hasColor = outlines.hasColor
+
     /// Whether color glyphs are drawn in color, and from which palette; each glyph's color form,
     /// read once for these settings.
     var colorSettings = (enabled: true, palette: 0) {
@@ -87,7 +90,7 @@ public final class SVGRenderer {
 
     /// The glyph's color form, nil for none (or when color is off).
     func color(_ glyph: UInt32) -> ColorGlyph? {
-      guard colorSettings.enabled, outlines.hasColor else { return nil }
+      guard colorSettings.enabled, hasColor else { return nil }
       if let known = colors[glyph] { return known.isNone ? nil : known }
       var found = ColorGlyph.none
       if let paint = colorPaint(glyph) {
@@ -131,34 +134,59 @@ public final class SVGRenderer {
 
     /// Speed: each glyph's `<use>` element is two fixed pieces around its position and cluster —
     /// `<use xlink:href="#g12" href="#g12" x="` and `" data-gid="12" data-name="a" data-cluster="`
-    /// (closing the y) — made once per glyph. Writing the pieces whole instead of a dozen appends
-    /// each (with the name escaped every time) cut the instructions of drawing the English text
-    /// from 684 to 617 million (callgrind; the writing after the layout from 234 to 167 million).
-    private var fragments: [(head: [UInt8], tail: [UInt8])?] = []
+    /// (closing the y) — made once per glyph and kept one after another in one array, with where
+    /// each glyph's start, end and split by glyph ID. Writing the pieces whole instead of a dozen
+    /// appends each (with the name escaped every time) cut the instructions of drawing the
+    /// English text from 684 to 617 million (callgrind; the writing after the layout from 234 to
+    /// 167 million); one array rather than a pair of arrays a glyph saved the retains of each.
+    private var fragmentBytes: [UInt8] = []
+    /// Three a glyph ID: start, split and end in `fragmentBytes`; the start is -1 until made.
+    private var fragmentBounds: [Int] = []
 
-    func useFragments(_ glyph: ShapedGlyph) -> (head: [UInt8], tail: [UInt8]) {
+    /// Writes a placed glyph's `<use>` element from its pieces.
+    func appendUse(_ glyph: ShapedGlyph, x: Double, y: Double, to svg: inout SVGText) {
       let index = Int(glyph.id)
-      if index < fragments.count, let known = fragments[index] { return known }
-      var head = SVGText()
-      head.append(literal: "<use xlink:href=\"#")
-      head.append(prefix)
-      head.append(glyph.id)
-      head.append(literal: "\" href=\"#")
-      head.append(prefix)
-      head.append(glyph.id)
-      head.append(literal: "\" x=\"")
-      var tail = SVGText()
-      tail.append(literal: "\" data-gid=\"")
-      tail.append(glyph.id)
-      tail.append(literal: "\" data-name=\"")
-      tail.appendEscaped(glyph.name ?? font.font.glyphLabel(glyph.id))
-      tail.append(literal: "\" data-cluster=\"")
-      let made = (head.finish(), tail.finish())
-      if index >= fragments.count, index < font.identity.glyphCount {
-        fragments.append(contentsOf: repeatElement(nil, count: index + 1 - fragments.count))
+      if index >= fragmentBounds.count / 3 || fragmentBounds[3 * index] < 0 { makeFragments(glyph) }
+      guard index < fragmentBounds.count / 3 else { return }
+      let (start, split, end) = (
+        fragmentBounds[3 * index], fragmentBounds[3 * index + 1], fragmentBounds[3 * index + 2]
+      )
+      fragmentBytes.withUnsafeBufferPointer { bytes in
+        svg.append(UnsafeBufferPointer(rebasing: bytes[start..<split]))
+        svg.append(x)
+        svg.append(literal: "\" y=\"")
+        svg.append(y)
+        svg.append(UnsafeBufferPointer(rebasing: bytes[split..<end]))
       }
-      if index < fragments.count { fragments[index] = made }
-      return made
+      svg.append(glyph.cluster)
+      svg.append(literal: "\"/>\n")
+    }
+
+    private func makeFragments(_ glyph: ShapedGlyph) {
+      let index = Int(glyph.id)
+      guard index < font.identity.glyphCount else { return }
+      if index >= fragmentBounds.count / 3 {
+        fragmentBounds.append(contentsOf: repeatElement(-1, count: 3 * (index + 1) - fragmentBounds.count))
+      }
+      var pieces = SVGText()
+      pieces.append(literal: "<use xlink:href=\"#")
+      pieces.append(prefix)
+      pieces.append(glyph.id)
+      pieces.append(literal: "\" href=\"#")
+      pieces.append(prefix)
+      pieces.append(glyph.id)
+      pieces.append(literal: "\" x=\"")
+      let split = pieces.count
+      pieces.append(literal: "\" data-gid=\"")
+      pieces.append(glyph.id)
+      pieces.append(literal: "\" data-name=\"")
+      pieces.appendEscaped(glyph.name ?? font.font.glyphLabel(glyph.id))
+      pieces.append(literal: "\" data-cluster=\"")
+      let start = fragmentBytes.count
+      fragmentBytes += pieces.finish()
+      fragmentBounds[3 * index] = start
+      fragmentBounds[3 * index + 1] = start + split
+      fragmentBounds[3 * index + 2] = fragmentBytes.count
     }
 
     func entry(_ glyph: UInt32) -> (outline: GlyphOutline?, bounds: GlyphOutline.Bounds?) {
@@ -518,16 +546,26 @@ public final class SVGRenderer {
         "<rect x=\"\(minX)\" y=\"\(minY)\" width=\"\(width)\" height=\"\(height)\"\(fill(background))/>\n"
     }
     // One definition per distinct glyph with an outline, in order of first appearance.
-    struct GlyphKey: Hashable {
-      var face: Int
-      var glyph: UInt32
-    }
+    // Speed: which glyphs are seen is a flag a glyph ID for each font (a set of (font, glyph)
+    // pairs, hashed for every placed glyph, cost 15 million instructions for the English text).
     var defined: [Placed] = []
     var definedColor: [Placed] = []
-    var seen = Set<GlyphKey>()
+    var seen = faces.map { [Bool](repeating: false, count: $0.font.identity.glyphCount) }
+    var seenPastTheFont = Set<UInt64>()  // glyph IDs past a font's (from an expected run)
+    func firstSight(_ placed: Placed) -> Bool {
+      if placed.face >= seen.count {
+        seen += faces[seen.count...].map { [Bool](repeating: false, count: $0.font.identity.glyphCount) }
+      }
+      let id = Int(placed.glyph.id)
+      guard id < seen[placed.face].count else {
+        return seenPastTheFont.insert(UInt64(placed.face) << 32 | UInt64(id)).inserted
+      }
+      if seen[placed.face][id] { return false }
+      seen[placed.face][id] = true
+      return true
+    }
     for line in lines {
-      for placed in line.placed
-      where seen.insert(GlyphKey(face: placed.face, glyph: placed.glyph.id)).inserted {
+      for placed in line.placed where firstSight(placed) {
         if faces[placed.face].color(placed.glyph.id) != nil {
           definedColor.append(placed)
         } else if let outline = outline(placed), !outline.commands.isEmpty {
@@ -559,7 +597,10 @@ public final class SVGRenderer {
         if svg.count >= 1 << 16 { svg.flush(to: sink) }
         let glyph = placed.glyph
         let outline = outline(placed)
-        let highlighted = lineIndex == 0 && options.highlightedGlyphs.contains(glyphIndex)
+        // (An empty set's `contains` still hashes: 8 million instructions for the English text.)
+        let highlighted =
+          lineIndex == 0 && !options.highlightedGlyphs.isEmpty
+          && options.highlightedGlyphs.contains(glyphIndex)
         let prefix = faces[placed.face].prefix
         let colorForm = faces[placed.face].color(glyph.id)
         if case .paint(let paint, let bounds)? = colorForm {
@@ -593,16 +634,9 @@ public final class SVGRenderer {
         } else if let outline, outline.commands.isEmpty {
           // No ink (a space): nothing to draw, but the glyph is still in the document.
           svg.append("<g")
-        } else if outline != nil, !highlighted {
-          // The common case, from the glyph's two fixed pieces: see `RenderFace.useFragments`.
-          let fragments = faces[placed.face].useFragments(placed.glyph)
-          fragments.head.withUnsafeBufferPointer { svg.append($0) }
-          svg.append(placed.x)
-          svg.append(literal: "\" y=\"")
-          svg.append(placed.y)
-          fragments.tail.withUnsafeBufferPointer { svg.append($0) }
-          svg.append(glyph.cluster)
-          svg.append(literal: "\"/>\n")
+        } else if outline != nil, !highlighted, Int(glyph.id) < faces[placed.face].font.identity.glyphCount {
+          // The common case, from the glyph's two fixed pieces: see `RenderFace.appendUse`.
+          faces[placed.face].appendUse(glyph, x: placed.x, y: placed.y, to: &svg)
           continue
         } else if outline != nil {
           appendUse(placed, prefix: prefix, to: &svg)
