@@ -16,6 +16,7 @@
 
 // (function, return type, parameters, arguments)
 #define SWIFTSHAPE_FONTCONFIG_FUNCTIONS(F)                                                          \
+  F(FcGetVersion, int, (void), ())                                                                 \
   F(FcConfigReference, FcConfig *, (FcConfig * config), (config))                                 \
   F(FcConfigDestroy, void, (FcConfig * config), (config))                                         \
   F(FcConfigSubstitute, FcBool, (FcConfig * config, FcPattern * pattern, FcMatchKind kind),        \

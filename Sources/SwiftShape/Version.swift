@@ -1,7 +1,7 @@
 import HarfBuzz
 
 /// SwiftShape's version.
-public let swiftShapeVersion = "0.1.0"
+public let swiftShapeVersion = "0.2.0"
 
 /// The version of the HarfBuzz library SwiftShape runs with (`6.0.0`).
 public var harfBuzzVersion: String { HarfBuzz.version }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import SwiftShape
 import SwiftShapeCommandLine
+import SwiftShapeFonts
+import SwiftShapeRender
 
 #if canImport(Glibc)
   import Glibc
@@ -18,12 +20,21 @@ struct SwiftShapeCommand: ParsableCommand {
       65 unusable input (not a font, damaged font, face index out of range, invalid UTF-8); \
       66 a file cannot be opened, read or written; 70 internal failure.
       """,
-    version: SwiftShapeCommand.versionString,
+    version: "swiftshape \(swiftShapeVersion)",
     subcommands: [Shape.self, Render.self, Record.self, Check.self, Info.self, Fonts.self, Conformance.self],
     defaultSubcommand: Shape.self
   )
 
-  static var versionString: String { "swiftshape \(swiftShapeVersion) (HarfBuzz \(harfBuzzVersion))" }
+  /// `swiftshape 0.2.0 (HarfBuzz 6.0.0, FreeType 2.12.1, fontconfig 2.14.1)`: the libraries it runs
+  /// with (fontconfig when it can be loaded). `--version` prints it; the parser's configuration has
+  /// the short form, so that other commands do not start FreeType and load fontconfig for it.
+  static var versionString: String {
+    let libraries =
+      ["HarfBuzz \(harfBuzzVersion)"]
+      + [FreeTypeFace.libraryVersion.map { "FreeType \($0)" }]
+      .compactMap { $0 } + [FontLocator.fontconfigVersion.map { "fontconfig \($0)" }].compactMap { $0 }
+    return "swiftshape \(swiftShapeVersion) (\(libraries.joined(separator: ", ")))"
+  }
 
   /// Parses, runs, and turns every error into one line on standard error and an exit status.
   static func main() {
@@ -36,6 +47,10 @@ struct SwiftShapeCommand: ParsableCommand {
     // The common cases, shaping and drawing, skip ArgumentParser's start-up cost (milliseconds of
     // reflection on the options); anything else, and any error, takes the full parser and its
     // messages.
+    if arguments == ["--version"] {
+      print(versionString)
+      return
+    }
     switch fastCommand(arguments) {
     case .shape(let settings)?:
       do { try settings.run() } catch { Diagnostics.exit(with: error, command: Shape.self) }

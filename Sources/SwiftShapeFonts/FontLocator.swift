@@ -13,6 +13,14 @@ import SwiftShape
 ///
 /// fontconfig's objects are made and destroyed inside each call; only Swift values come out.
 public enum FontLocator {
+  /// The version of the fontconfig library (`2.14.1`), or nil when it cannot be loaded.
+  public static var fontconfigVersion: String? {
+    var error: UnsafePointer<CChar>?
+    guard let fc = swiftshape_fontconfig(&error)?.pointee else { return nil }
+    let version = Int(fc.FcGetVersion())
+    return "\(version / 10000).\(version / 100 % 100).\(version % 100)"
+  }
+
   /// An installed font face.
   public struct Match: Sendable, Hashable, Codable {
     /// The font file.

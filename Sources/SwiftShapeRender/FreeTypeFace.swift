@@ -19,6 +19,14 @@ final class FreeTypeLibrary {
   }
 
   deinit { FT_Done_FreeType(pointer) }
+
+  /// The FreeType library's version (`2.12.1`), or nil when it cannot start.
+  static var version: String? {
+    guard let library = try? FreeTypeLibrary() else { return nil }
+    var (major, minor, patch): (FT_Int, FT_Int, FT_Int) = (0, 0, 0)
+    FT_Library_Version(library.pointer, &major, &minor, &patch)
+    return "\(major).\(minor).\(patch)"
+  }
 }
 
 @available(*, unavailable, message: "FreeType libraries are not thread-safe")
@@ -27,6 +35,9 @@ extension FreeTypeLibrary: Sendable {}
 /// A font face opened with FreeType, for glyph outlines: the same file and face index as the
 /// HarfBuzz font, with the same variations.
 public final class FreeTypeFace {
+  /// The version of the FreeType library drawing runs with (`2.12.1`), or nil when it cannot start.
+  public static var libraryVersion: String? { FreeTypeLibrary.version }
+
   private let library: FreeTypeLibrary
   let face: FT_Face
   /// The font's bytes, when the face owns a copy of them (FreeType reads them in place).
