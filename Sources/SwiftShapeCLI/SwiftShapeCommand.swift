@@ -16,9 +16,13 @@ struct SwiftShapeCommand: ParsableCommand {
     commandName: "swiftshape",
     abstract: "Shape text with HarfBuzz and print the glyphs.",
     discussion: """
-      Exit status: 0 success; 64 usage error (unknown option, malformed or out-of-range value); \
-      65 unusable input (not a font, damaged font, face index out of range, invalid UTF-8); \
-      66 a file cannot be opened, read or written; 70 internal failure.
+      Exit status: 0 success; 1 a check failed (check, conformance, --verify); 64 usage error \
+      (unknown option, malformed or out-of-range value); 65 unusable input (not a font, damaged \
+      font, face index out of range, invalid UTF-8, a malformed fixture); 66 a file cannot be \
+      opened, read or written; 70 internal failure.
+
+      The JSON format (-O json, -O jsonl, --requests) is documented in the README's "The JSON \
+      format" and described by the JSON Schema Sources/SwiftShape/Schemas/shape-document.schema.json.
       """,
     version: "swiftshape \(swiftShapeVersion)",
     subcommands: [Shape.self, Render.self, Record.self, Check.self, Info.self, Fonts.self, Conformance.self],

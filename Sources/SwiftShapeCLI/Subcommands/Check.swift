@@ -21,7 +21,7 @@ extension SwiftShapeCommand {
         fails: the case, each glyph and field that differs, and both glyph lists; then \
         'N passed, N failed, N skipped' (fontbakery tests for a shaper HarfBuzz lacks, such as coretext, are skipped). Exit status: 0 all pass, 1 some fail, 65 a fixture or a case is \
         unusable (malformed, missing font).
-        """
+        """ + Examples.check
     )
 
     @Argument(help: ArgumentHelp("Fixture files, or folders of them.", valueName: "fixture"))

@@ -13,7 +13,7 @@ extension SwiftShapeCommand {
         to the .tests file; an absolute font path (a system font, optionally path@sha1) is skipped \
         when the file is absent or differs. Prints each failure and a closing line \
         'N passed, N failed, N skipped'; exits 1 when any test fails.
-        """
+        """ + Examples.conformance
     )
 
     @Argument(help: ArgumentHelp("The .tests files, or folders of them.", valueName: "path"))

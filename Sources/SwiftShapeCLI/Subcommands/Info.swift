@@ -11,7 +11,7 @@ extension SwiftShapeCommand {
       discussion: """
         FONT is a font file, or, when no such file exists, a fontconfig pattern ('DejaVu Sans:bold') \
         resolved as fc-match resolves it.
-        """
+        """ + Examples.info
     )
 
     @Argument(help: ArgumentHelp("A font file or a fontconfig pattern.", valueName: "font"))

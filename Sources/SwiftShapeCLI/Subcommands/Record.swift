@@ -14,7 +14,7 @@ extension SwiftShapeCommand {
         Takes the shape command's font, text and shaping options. Creates the fixture when it does \
         not exist; otherwise adds the case at the end and changes nothing else. One case per input \
         line. The font path is written relative to the fixture's folder.
-        """ + RecordSettings.options.help()
+        """ + RecordSettings.options.help() + Examples.record
     )
 
     /// The arguments, read by the options' declarations (see `OptionDeclaration`).

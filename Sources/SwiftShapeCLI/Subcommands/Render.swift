@@ -26,7 +26,7 @@ extension SwiftShapeCommand {
         --em-pixels. On a terminal with no -o, the picture is shown in place (kitty's or iTerm2's \
         image protocol where the terminal says it has one, else colored half blocks) unless -O svg \
         asks for the SVG text.
-        """ + RenderSettings.options.help()
+        """ + RenderSettings.options.help() + Examples.render
     )
 
     /// The arguments, read by the options' declarations (see `OptionDeclaration`).

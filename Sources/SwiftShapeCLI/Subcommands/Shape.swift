@@ -23,7 +23,7 @@ extension SwiftShapeCommand {
         --batch reads requests from standard input, one per line, each a list of these options \
         separated by ';' (hb-shape's batch protocol), and answers each with its output, or with one \
         'error: ...' line, and goes on. Options given with --batch apply to every request.
-        """ + ShapeSettings.options.help()
+        """ + ShapeSettings.options.help() + Examples.shape
     )
 
     /// The arguments, read by the options' declarations (see `OptionDeclaration`).
