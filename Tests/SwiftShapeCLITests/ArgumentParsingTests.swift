@@ -1,6 +1,7 @@
 import Foundation
 import SwiftShape
 import SwiftShapeCommandLine
+import TestFixtures
 import Testing
 
 @testable import SwiftShapeCLI
@@ -172,5 +173,64 @@ struct ArgumentParsingTests {
       #expect(throws: (any Error).self) { try RenderSettings.options.parse(arguments) }
     }
     #expect(throws: (any Error).self) { try RecordSettings.options.parse(["a", "b"]) }
+  }
+}
+
+/// The examples at the end of each command's help run as written (those that need no file of the
+/// reader's, and write none of the repository's), from a folder where `fonts/` is the test fonts.
+@Suite("Help examples")
+struct HelpExampleTests {
+  /// Splits a command line as a shell would, for the simple quoting the examples use.
+  static func words(_ line: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var quoted = false
+    var started = false
+    for character in line {
+      if character == "\"" {
+        quoted.toggle()
+        started = true
+      } else if character == " " && !quoted {
+        if started { words.append(current) }
+        current = ""
+        started = false
+      } else {
+        current.append(character)
+        started = true
+      }
+    }
+    if started { words.append(current) }
+    return words
+  }
+
+  @Test func examplesRun() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-examples-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createSymbolicLink(
+      at: folder.appendingPathComponent("fonts"),
+      withDestinationURL: Repository.fixtures.appendingPathComponent("fonts"))
+    let helps = [
+      Examples.shape, Examples.render, Examples.check, Examples.record, Examples.info, Examples.conformance,
+    ]
+    var ran = 0
+    for help in helps {
+      #expect(help.hasPrefix("\n\nEXAMPLES:\n"))
+      for line in help.split(separator: "\n") where line.hasPrefix("    $ swiftshape ") {
+        let command = String(line.dropFirst("    $ ".count))
+        // Those that need the reader's own files, or would write into the repository.
+        let needsOwnFiles = ["MyFont", "fixtures/", "harfbuzz-6.0.0", "record "].contains {
+          command.contains($0)
+        }
+        if needsOwnFiles { continue }
+        let arguments = Array(Self.words(command).dropFirst())
+        let result = try swiftshape(
+          arguments, in: folder, environment: ["FONTCONFIG_FILE": Paths.fontconfigFile])
+        #expect(result.status == 0, "\(command): \(result.err)")
+        ran += 1
+      }
+    }
+    #expect(ran >= 6)
   }
 }
