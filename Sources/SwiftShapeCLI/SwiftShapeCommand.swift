@@ -115,7 +115,8 @@ struct SwiftShapeCommand: ParsableCommand {
     }
     for argument in arguments {
       switch argument {
-      case "-h", "--help", "-help", "--version", "--experimental-dump-help", "--generate-completion-script":
+      case "-h", "--help", "-help", "--version", "--experimental-dump-help", "--generate-completion-script",
+        "---completion":
         return nil
       default: continue
       }

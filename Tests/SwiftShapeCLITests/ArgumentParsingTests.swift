@@ -234,3 +234,46 @@ struct HelpExampleTests {
     #expect(ran >= 6)
   }
 }
+
+/// Shell completion: ArgumentParser's scripts, whose completion of `shape`, `render` and `record`
+/// calls back for the options those commands declare themselves.
+@Suite("Shell completion")
+struct CompletionTests {
+  @Test func bashCompletesSubcommandsOptionsAndFiles() throws {
+    let script = try swiftshape(["--generate-completion-script", "bash"])
+    #expect(script.status == 0 && script.out.contains("---completion shape"))
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-completion-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("swiftshape.bash")
+    try script.stdout.write(to: file)
+    // Completes each line as bash would at its end, printing what it offers.
+    func complete(_ words: [String]) throws -> String {
+      let line = words.joined(separator: " ")
+      let program = """
+        source '\(file.path)'
+        shopt -s extglob
+        COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " ")))
+        COMP_CWORD=\(words.count - 1)
+        COMP_LINE='\(line)'
+        COMP_POINT=${#COMP_LINE}
+        _swiftshape swiftshape '\(words.last!)' '\(words[words.count - 2])'
+        echo "${COMPREPLY[*]}"
+        """
+      let path = Repository.binary.deletingLastPathComponent().path
+      let result = try run(
+        URL(fileURLWithPath: "/bin/bash"), ["-c", program],
+        environment: ["PATH": "\(path):/usr/bin:/bin"])
+      return result.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    #expect(try complete(["swiftshape", "render", "--pal"]) == "--palette")
+    #expect(try complete(["swiftshape", "shape", "--font-fi"]) == "--font-file")
+    #expect(try complete(["swiftshape", "render", "fonts/NotoSans-L"]) == "fonts/NotoSans-Latin.ttf")
+    #expect(try complete(["swiftshape", "che"]) == "check")
+    for shell in ["zsh", "fish"] {
+      let other = try swiftshape(["--generate-completion-script", shell])
+      #expect(other.status == 0 && other.out.contains("swiftshape"), "\(shell)")
+    }
+  }
+}

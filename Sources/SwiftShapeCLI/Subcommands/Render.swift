@@ -30,7 +30,12 @@ extension SwiftShapeCommand {
     )
 
     /// The arguments, read by the options' declarations (see `OptionDeclaration`).
-    @Argument(parsing: .allUnrecognized, help: .hidden) var arguments: [String] = []
+    @Argument(
+      parsing: .allUnrecognized, help: .hidden,
+      completion: .custom { _, _, prefix in
+        Completion.candidates(names: RenderSettings.options.declarations.flatMap(\.names), prefix: prefix)
+      })
+    var arguments: [String] = []
 
     func run() throws { try RenderSettings.options.parse(arguments).run() }
   }
