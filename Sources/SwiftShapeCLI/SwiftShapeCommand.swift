@@ -1,4 +1,5 @@
 import ArgumentParser
+import HarfBuzz
 import SwiftShape
 import SwiftShapeCommandLine
 import SwiftShapeFonts
@@ -25,7 +26,9 @@ struct SwiftShapeCommand: ParsableCommand {
       format" and described by the JSON Schema Sources/SwiftShape/Schemas/shape-document.schema.json.
       """,
     version: "swiftshape \(swiftShapeVersion)",
-    subcommands: [Shape.self, Render.self, Record.self, Check.self, Info.self, Fonts.self, Conformance.self],
+    subcommands: [
+      Shape.self, Render.self, Record.self, Check.self, Info.self, Fonts.self, Conformance.self, Manual.self,
+    ],
     defaultSubcommand: Shape.self
   )
 
@@ -52,7 +55,11 @@ struct SwiftShapeCommand: ParsableCommand {
     // reflection on the options); anything else, and any error, takes the full parser and its
     // messages.
     if arguments == ["--version"] {
-      print(versionString)
+      // Installed as hb-shape, its version lines (the HarfBuzz it runs with, and its shapers).
+      print(
+        Persona.current == .hbShape
+          ? "hb-shape (HarfBuzz) \(harfBuzzVersion)\nAvailable shapers: \(HarfBuzz.shapers.joined(separator: ","))"
+          : versionString)
       return
     }
     switch fastCommand(arguments) {
@@ -90,7 +97,7 @@ struct SwiftShapeCommand: ParsableCommand {
 
   /// The subcommands that always take ArgumentParser, and `help`. Spelled out rather than read
   /// from the configuration, which costs reflection at start-up; a test checks the two agree.
-  static let otherSubcommands = ["record", "check", "info", "fonts", "conformance", "help"]
+  static let otherSubcommands = ["record", "check", "info", "fonts", "conformance", "manual", "help"]
 
   /// A shaping or drawing command, read without ArgumentParser.
   enum FastCommand: Equatable {

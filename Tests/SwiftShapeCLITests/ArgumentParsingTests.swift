@@ -277,3 +277,28 @@ struct CompletionTests {
     }
   }
 }
+
+/// The manual page, made from the commands' own help.
+@Suite("Manual page")
+struct ManualTests {
+  @Test func thePageHasEveryCommandItsExamplesAndTheExitStatuses() throws {
+    let page = try swiftshape(["manual"])
+    #expect(page.status == 0)
+    for command in ["shape", "render", "record", "check", "info", "fonts", "conformance"] {
+      #expect(page.out.contains("\n.SS \(command)\n"), "\(command)")
+    }
+    #expect(page.out.contains("EXAMPLES:") && page.out.contains(".SH EXIT STATUS\n"))
+    // Options are written with minus signs (\-), so that a command copied from the page works.
+    #expect(page.out.contains("\\-\\-font\\-file") && !page.out.contains(" --font-file"))
+    let man = URL(fileURLWithPath: "/usr/bin/man")
+    guard FileManager.default.isExecutableFile(atPath: man.path) else { return }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftshape-man-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("swiftshape.1")
+    try page.stdout.write(to: file)
+    let rendered = try run(
+      man, ["-l", file.path], environment: ["MANWIDTH": "80", "MAN_KEEP_FORMATTING": ""])
+    #expect(rendered.status == 0 && rendered.out.contains("EXIT STATUS"), "\(rendered.err)")
+  }
+}

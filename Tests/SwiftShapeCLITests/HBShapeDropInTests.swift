@@ -75,6 +75,13 @@ struct HBShapeDropInTests {
     ["--variations=wght=700,zzz", "--text=office"],
   ]
 
+  /// `--version` through the drop-in prints hb-shape's two lines, the same bytes.
+  @Test func versionIsHBShapes() throws {
+    let ours = try run(Self.dropIn, ["--version"])
+    let theirs = try run(HarfBuzzTools.hbShape!, ["--version"])
+    #expect(ours.status == 0 && ours.stdout == theirs.stdout, "\(ours.out)")
+  }
+
   @Test(arguments: accepted)
   func acceptsWhatHBShapeAccepts(_ arguments: [String]) throws {
     let full = ["fonts/NotoSans-Latin.ttf"] + arguments
