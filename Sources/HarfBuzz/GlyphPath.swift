@@ -17,6 +17,7 @@ public struct GlyphPath: Sendable, Hashable {
   /// The steps, contour after contour.
   public var elements: [Element]
 
+  /// A path of `elements`.
   public init(elements: [Element] = []) { self.elements = elements }
 }
 

@@ -2,6 +2,7 @@
 public enum Base64 {
   private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
+  /// The Base64 text of `bytes`, as ASCII bytes.
   public static func encode(_ bytes: [UInt8]) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity((bytes.count + 2) / 3 * 4)

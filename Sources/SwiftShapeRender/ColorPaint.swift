@@ -24,18 +24,27 @@ public indirect enum ColorPaint: Sendable, Hashable {
   /// `source` composited onto `backdrop` by a mode (FreeType's `FT_Composite_Mode`).
   case composite(mode: Int, source: ColorPaint, backdrop: ColorPaint)
 
+  /// A point in font units, y up.
   public struct Point: Sendable, Hashable {
+    /// Font units rightward.
     public var x: Double
+    /// Font units upward.
     public var y: Double
   }
 
   /// x' = xx·x + xy·y + dx, y' = yx·x + yy·y + dy.
   public struct Affine: Sendable, Hashable {
+    /// x's share of x'.
     public var xx: Double
+    /// x's share of y'.
     public var yx: Double
+    /// y's share of x'.
     public var xy: Double
+    /// y's share of y'.
     public var yy: Double
+    /// The horizontal translation.
     public var dx: Double
+    /// The vertical translation.
     public var dy: Double
 
     static let identity = Affine(xx: 1, yx: 0, xy: 0, yy: 1, dx: 0, dy: 0)
@@ -65,9 +74,12 @@ public indirect enum ColorPaint: Sendable, Hashable {
 
   /// Color stops and how the gradient extends past them (0 pad, 1 repeat, 2 reflect).
   public struct ColorLine: Sendable, Hashable {
+    /// 0 pad, 1 repeat, 2 reflect.
     public var extend: Int
+    /// The stops in offset order: a palette color (nil: the foreground) times an alpha.
     public var stops: [(offset: Double, color: RasterImage.RGBA?, alpha: Double)]
 
+    /// Equal extends and equal stops.
     public static func == (a: ColorLine, b: ColorLine) -> Bool {
       a.extend == b.extend && a.stops.count == b.stops.count
         && zip(a.stops, b.stops).allSatisfy {
@@ -75,6 +87,7 @@ public indirect enum ColorPaint: Sendable, Hashable {
         }
     }
 
+    /// Hashes the extend and the stops.
     public func hash(into hasher: inout Hasher) {
       hasher.combine(extend)
       for stop in stops {

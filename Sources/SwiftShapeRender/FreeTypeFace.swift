@@ -330,10 +330,13 @@ extension FreeTypeFace {
 /// A glyph's color bitmap (`CBDT`, `sbix`), as FreeType decodes it: RGBA, not premultiplied, at
 /// the size of the font's largest strike.
 public struct ColorBitmap: Sendable, Hashable {
+  /// Pixels across.
   public var width: Int
+  /// Pixels down.
   public var rows: Int
   /// Pixels from the glyph's origin to the bitmap's left edge, and up to its top edge.
   public var left: Int
+  /// Pixels from the glyph's origin up to the bitmap's top edge.
   public var top: Int
   /// The strike's pixels per em.
   public var pixelsPerEm: Double
@@ -344,7 +347,9 @@ public struct ColorBitmap: Sendable, Hashable {
 /// One layer of a `COLR` version 0 glyph: a glyph drawn in a palette color, or in the foreground
 /// color (nil).
 public struct ColorLayer: Sendable, Hashable {
+  /// The glyph whose outline the layer is.
   public var glyph: UInt32
+  /// Its color, or nil for the foreground color.
   public var color: RasterImage.RGBA?
 }
 

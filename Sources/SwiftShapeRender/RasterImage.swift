@@ -4,7 +4,9 @@ import SwiftShapePNG
 /// A picture of pixels, top row first: rows of RGBA, 8 bits a channel, not premultiplied; or, for a
 /// picture with no color on an opaque background, one gray byte a pixel.
 public struct RasterImage: Sendable, Equatable {
+  /// Pixels across.
   public let width: Int
+  /// Pixels down.
   public let height: Int
   /// 4 (RGBA) or 1 (gray, opaque).
   public let channels: Int
@@ -41,11 +43,16 @@ public struct RasterImage: Sendable, Equatable {
 
   /// A color with alpha.
   public struct RGBA: Sendable, Hashable {
+    /// 0…255.
     public var red: UInt8
+    /// 0…255.
     public var green: UInt8
+    /// 0…255.
     public var blue: UInt8
+    /// 0 (transparent) …255 (opaque).
     public var alpha: UInt8
 
+    /// A color from its channels; opaque unless `alpha` says otherwise.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
       self.red = red
       self.green = green

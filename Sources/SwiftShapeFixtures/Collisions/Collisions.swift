@@ -21,13 +21,18 @@ import SwiftShape
 public struct CollisionRules: Sendable, Hashable {
   /// nil when not given: bases are then checked only by the other rules.
   public var bases: Bool?
+  /// Check pairs of marks.
   public var marks = false
+  /// Check a glyph against those after the run of its kind that follows it.
   public var faraway = false
+  /// Check glyphs whose clusters differ by at most one.
   public var adjacentClusters = false
+  /// Let glyphs joined by cursive attachment overlap.
   public var cursive = false
   /// A fraction of the smaller contour; 0 for none.
   public var area = 0.0
 
+  /// No rule on.
   public init() {}
 
   /// Reads a `collidoscope` object. Unknown keys are errors, so a misspelt rule is not silently
@@ -73,8 +78,11 @@ public struct CollisionRules: Sendable, Hashable {
 public struct Collision: Sendable, Hashable {
   /// The glyphs' indices in the shaped run (in the order the rules looked at them).
   public var first: Int
+  /// The other glyph's index.
   public var second: Int
+  /// The first glyph's name.
   public var firstName: String
+  /// The second glyph's name.
   public var secondName: String
   /// A point where the outlines cross, in the run's coordinates (font units, y up, from the run's
   /// origin).
@@ -91,12 +99,14 @@ public struct Collision: Sendable, Hashable {
     OutlineGeometry.sharedPieces(contours[0], contours[1])
   }
 
+  /// The same glyphs, names and point.
   public static func == (a: Collision, b: Collision) -> Bool {
     (a.first, a.second, a.firstName, a.secondName, a.point) == (
       b.first, b.second, b.firstName, b.secondName, b.point
     )
   }
 
+  /// Hashes the glyphs and the point.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(first)
     hasher.combine(second)
@@ -132,6 +142,7 @@ public final class CollisionChecker {
   }
 
   let font: Font
+  /// The rules it checks by.
   public let rules: CollisionRules
   /// Whether pairs are taken in reversed glyph order (`configuration.direction` is `RTL`).
   public let reversed: Bool

@@ -2,9 +2,12 @@ import HarfBuzz
 
 /// A point in font units, y up.
 public struct OutlinePoint: Sendable, Hashable {
+  /// Font units rightward.
   public var x: Double
+  /// Font units upward.
   public var y: Double
 
+  /// A point at (`x`, `y`).
   public init(x: Double, y: Double) {
     self.x = x
     self.y = y

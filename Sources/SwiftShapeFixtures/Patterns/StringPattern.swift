@@ -163,6 +163,7 @@ public struct StringPattern: Sendable {
 
 /// A pattern that does not parse or stands for too many strings.
 public struct PatternError: Error, Sendable, CustomStringConvertible {
+  /// What is wrong, in a few words.
   public var description: String
   init(_ description: String) { self.description = description }
 }
