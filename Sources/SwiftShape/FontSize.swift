@@ -26,7 +26,9 @@ public enum FontSize: Sendable, Hashable, Codable {
   /// Parses hb-shape's `--font-size` syntax: `upem`, or one or two numbers (x and y, separated by
   /// a space or a comma), following `rule`.
   ///
-  /// - Parameter name: what the error names the value by (`font_size` in a fixture).
+  /// - Parameters:
+  ///   - text: the value, as written.
+  ///   - name: what the error names the value by (`font_size` in a fixture).
   /// - Throws: `ShapingError` of kind `.invalidArgument` for anything else.
   public init(parsing text: String, name: String = "--font-size") throws {
     if text == "upem" {

@@ -111,7 +111,11 @@ public final class ShapingFont: Sendable {
 
   /// Loads face `faceIndex` of a font from bytes in memory (copied).
   ///
-  /// - Parameter name: how the font is named in errors and in `identity.file`.
+  /// - Parameters:
+  ///   - bytes: the font file's bytes.
+  ///   - faceIndex: the face of a collection (0 for a single font).
+  ///   - name: how the font is named in errors and in `identity.file`.
+  ///   - options: the size, variations and font functions.
   public convenience init(
     bytes: some Collection<UInt8>, faceIndex: Int = 0, name: String = "<memory>", options: Options = Options()
   ) throws {
@@ -155,7 +159,10 @@ public final class ShapingFont: Sendable {
 
   /// A font of a face already loaded, shared with other fonts (see `FontCache`).
   ///
-  /// - Parameter file: the name `identity` gives the font, normally the face's file.
+  /// - Parameters:
+  ///   - face: the face.
+  ///   - file: the name `identity` gives the font, normally the face's file.
+  ///   - options: the size, variations and font functions.
   public init(face: Face, file: String, options: Options = Options()) throws {
     try ShapingFont.check(options)
     var configuration = Font.Configuration()

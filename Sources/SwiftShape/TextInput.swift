@@ -3,7 +3,9 @@ public enum TextInput {
   /// Splits UTF-8 bytes into lines, as hb-shape reads a text file or standard input: on `\n` only
   /// (a `\r` stays in the line), with no extra empty line after a final `\n`; no bytes, no lines.
   ///
-  /// - Parameter name: how the error names the input (a path, `standard input`).
+  /// - Parameters:
+  ///   - bytes: the text's bytes.
+  ///   - name: how the error names the input (a path, `standard input`).
   /// - Throws: `ShapingError` of kind `.badText` at the first malformed UTF-8 sequence, naming its
   ///   byte offset, line and column.
   public static func lines(fromUTF8 bytes: some Collection<UInt8>, name: String) throws -> [String] {

@@ -106,8 +106,11 @@ extension Fixture {
   /// existing file changes.
   ///
   /// - Parameters:
+  ///   - text: the text to shape.
   ///   - settings: how to shape; a relative font path is relative to the fixture's folder.
   ///   - name: the case's name.
+  ///   - path: the fixture file.
+  ///   - cache: fonts loaded once for many calls.
   /// - Returns: the result the case expects.
   /// - Throws: `ShapingError`: the font or options are unusable, the file exists but is not a
   ///   SwiftShape fixture, or it cannot be written.

@@ -14,7 +14,10 @@ import SwiftShape
 public enum JSONRequests {
   /// The answer to one request line, without its newline.
   ///
-  /// - Parameter folder: the folder relative font paths are relative to.
+  /// - Parameters:
+  ///   - line: the request, one line of JSON, without its newline.
+  ///   - folder: the folder relative font paths are relative to.
+  ///   - cache: fonts loaded once for many requests.
   public static func answer(_ line: [UInt8], folder: String = ".", cache: FontCache) -> [UInt8] {
     var id: [UInt8] = Array("null".utf8)
     do {

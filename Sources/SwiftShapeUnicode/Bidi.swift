@@ -59,9 +59,11 @@ public struct BidiParagraph: Sendable {
 
   /// Resolves the levels of `utf16`, one paragraph.
   ///
-  /// - Parameter classes: for testing the algorithm alone, the bidi classes (ICU's
-  ///   `UCharDirection` values) of the code points U+E000, U+E001, … in `utf16`, instead of the
-  ///   Unicode data's.
+  /// - Parameters:
+  ///   - utf16: the paragraph's text.
+  ///   - base: its base direction, or `auto` for the first strong character's.
+  ///   - classes: for testing the algorithm alone, the bidi classes (ICU's `UCharDirection`
+  ///     values) of the code points U+E000, U+E001, … in `utf16`, instead of the Unicode data's.
   /// - Throws: `UnicodeAlgorithmError` when ICU cannot allocate.
   public init(utf16: [UInt16], base: BaseDirection, classes: [UInt32]? = nil) throws {
     var levels = [UInt8](repeating: 0, count: utf16.count)

@@ -88,3 +88,15 @@ extension LineShaper.Format {
     return false
   }
 }
+
+/// The line shaper's example in `SwiftShapeRequests.docc`, as written.
+@Suite("Documentation snippets: the line shaper")
+struct LineShaperSnippetTests {
+  @Test func theExampleWritesOneJSONLineALine() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let shaper = LineShaper(font: font, format: .jsonLines)
+    let output = MemoryOutput()
+    try shaper.run(.lines(["office", "AVATAR"]), to: output)
+    #expect(output.text.split(separator: "\n").count == 2)
+  }
+}

@@ -96,8 +96,11 @@ public struct LineShaper: Sendable {
 
   /// Shapes every line and writes its output to `output`, in input order.
   ///
-  /// - Parameter progress: called now and then with the bytes read and the file's size, for a
-  ///   regular file.
+  /// - Parameters:
+  ///   - source: where the lines come from (text, a file, a stream).
+  ///   - output: where each line's output goes.
+  ///   - progress: called now and then with the bytes read and the file's size, for a regular
+  ///     file.
   /// - Throws: `ShapingError`: a file that cannot be read, malformed UTF-8 or a line too long (for
   ///   a regular file, before anything is written; for a stream, after the lines before it are
   ///   written), a line that fails to shape (after the lines before it); `output`'s flush errors.
