@@ -140,7 +140,9 @@ public final class Buffer {
 
   /// Flags that change how the buffer is shaped. The corresponding C type is `hb_buffer_flags_t`.
   public struct Flags: OptionSet, Sendable, Hashable, Codable {
+    /// The raw value.
     public let rawValue: UInt32
+    /// The value with this raw value.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// The text starts a paragraph (`HB_BUFFER_FLAG_BOT`).
@@ -382,13 +384,16 @@ public struct GlyphRecord: Hashable, Sendable, Codable {
   public var cluster: UInt32
   /// How far the pen moves after the glyph, in the font's scale.
   public var xAdvance: Int32
+  /// The vertical advance (vertical text).
   public var yAdvance: Int32
   /// How far the glyph is moved from the pen position without moving the pen.
   public var xOffset: Int32
+  /// The vertical offset from the pen position.
   public var yOffset: Int32
   /// What may be done at this glyph without reshaping.
   public var flags: GlyphFlags
 
+  /// A position with each field given.
   @inlinable
   public init(
     glyph: UInt32, cluster: UInt32, xAdvance: Int32, yAdvance: Int32, xOffset: Int32, yOffset: Int32,
@@ -406,7 +411,9 @@ public struct GlyphRecord: Hashable, Sendable, Codable {
 
 /// Per-glyph flags. The corresponding C type is `hb_glyph_flags_t`.
 public struct GlyphFlags: OptionSet, Hashable, Sendable, Codable, BitwiseCopyable {
+  /// The raw value.
   public let rawValue: UInt32
+  /// The value with this raw value.
   @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// Breaking the line before this glyph's cluster needs reshaping

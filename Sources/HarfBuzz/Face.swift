@@ -172,17 +172,28 @@ enum SFNTDirectory {
 extension Face {
   /// A name-table entry ID (OpenType `name` IDs). The corresponding C type is `hb_ot_name_id_t`.
   public struct NameID: RawRepresentable, Hashable, Sendable {
+    /// The raw value.
     public var rawValue: UInt32
+    /// The value with this raw value.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// Name ID 0: the copyright notice.
     public static let copyright = NameID(rawValue: 0)
+    /// Name ID 1: the family.
     public static let family = NameID(rawValue: 1)
+    /// Name ID 2: the subfamily (style).
     public static let subfamily = NameID(rawValue: 2)
+    /// Name ID 3: the unique identifier.
     public static let uniqueID = NameID(rawValue: 3)
+    /// Name ID 4: the full name.
     public static let fullName = NameID(rawValue: 4)
+    /// Name ID 5: the version string.
     public static let version = NameID(rawValue: 5)
+    /// Name ID 6: the PostScript name.
     public static let postScriptName = NameID(rawValue: 6)
+    /// Name ID 16: the typographic family.
     public static let typographicFamily = NameID(rawValue: 16)
+    /// Name ID 17: the typographic subfamily.
     public static let typographicSubfamily = NameID(rawValue: 17)
   }
 

@@ -92,11 +92,15 @@ extension Face {
 extension Face {
   /// A variation axis of a variable font (`fvar`).
   public struct VariationAxis: Sendable, Hashable, Codable {
+    /// The axis's tag (`wght`).
     public var tag: OpenTypeTag
     /// The axis name from the `name` table (`Weight`), when the font has one.
     public var name: String?
+    /// The least value, in design coordinates.
     public var minimum: Float
+    /// The default value.
     public var defaultValue: Float
+    /// The greatest value.
     public var maximum: Float
     /// Whether the font asks applications not to show the axis.
     public var isHidden: Bool

@@ -74,6 +74,7 @@ public struct Variation: Hashable, Sendable, HarfBuzzSyntax {
   /// The position on the axis, in the axis's design units.
   public var value: Float
 
+  /// A setting of `tag` to `value`.
   public init(_ tag: OpenTypeTag, _ value: Float) {
     self.tag = tag
     self.value = value

@@ -60,6 +60,7 @@ public final class Font: @unchecked Sendable {
     /// `FT_LOAD_NO_HINTING`).
     public var freeTypeLoadFlags: Int32 = 2
 
+    /// hb-shape's defaults.
     public init() {}
   }
 
@@ -182,11 +183,16 @@ public final class Font: @unchecked Sendable {
 /// A glyph's ink box: the top-left corner relative to the glyph origin, and the size (the height
 /// is negative when y grows upward, as in fonts). The corresponding C type is `hb_glyph_extents_t`.
 public struct GlyphExtents: Hashable, Sendable, Codable, BitwiseCopyable {
+  /// From the glyph's origin to the ink's left edge.
   public var xBearing: Int32
+  /// From the glyph's origin to the ink's top edge (y up).
   public var yBearing: Int32
+  /// The ink's width.
   public var width: Int32
+  /// The ink's height (negative: it extends downward).
   public var height: Int32
 
+  /// Extents with each field given.
   public init(xBearing: Int32, yBearing: Int32, width: Int32, height: Int32) {
     self.xBearing = xBearing
     self.yBearing = yBearing
@@ -211,6 +217,7 @@ public struct FontExtents: Hashable, Sendable, Codable {
   /// Extra space between lines.
   public var lineGap: Int32
 
+  /// Metrics with each field given.
   public init(ascender: Int32, descender: Int32, lineGap: Int32) {
     self.ascender = ascender
     self.descender = descender

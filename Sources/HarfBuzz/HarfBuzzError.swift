@@ -33,12 +33,14 @@ public struct HarfBuzzError: Error, Sendable, Equatable, CustomStringConvertible
   /// A human explanation that completes the sentence started by `input`.
   public var reason: String
 
+  /// An error of `kind` about `input`, saying why.
   public init(_ kind: Kind, input: String, reason: String) {
     self.kind = kind
     self.input = input
     self.reason = reason
   }
 
+  /// How it is written.
   public var description: String { "\(input): \(reason)" }
 
   /// An error for a file operation that failed with the current `errno`.

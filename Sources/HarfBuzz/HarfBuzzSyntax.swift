@@ -6,6 +6,7 @@ public protocol HarfBuzzSyntax: Codable, CustomStringConvertible {
 }
 
 extension HarfBuzzSyntax {
+  /// Reads it from SwiftShape's JSON form.
   public init(from decoder: any Decoder) throws {
     let string = try decoder.singleValueContainer().decode(String.self)
     do {
@@ -16,6 +17,7 @@ extension HarfBuzzSyntax {
     }
   }
 
+  /// Writes it in SwiftShape's JSON form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(description)

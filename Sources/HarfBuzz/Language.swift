@@ -64,8 +64,10 @@ public struct Language: Hashable, @unchecked Sendable, CustomStringConvertible {
     self.raw = raw
   }
 
+  /// Whether the two are the same.
   public static func == (a: Language, b: Language) -> Bool { a.raw == b.raw }
 
+  /// Hashes what equality compares.
   public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
 
   /// The language of the process's locale (`LC_CTYPE`), as HarfBuzz reads it.
@@ -76,6 +78,7 @@ public struct Language: Hashable, @unchecked Sendable, CustomStringConvertible {
     return Language(raw)
   }
 
+  /// How it is written.
   public var description: String { identifier }
 }
 

@@ -9,6 +9,7 @@ public struct OpenTypeTag: RawRepresentable, Hashable, Sendable, Comparable, Cus
   /// The tag's four bytes, big-endian, as in the font file.
   public var rawValue: UInt32
 
+  /// The value with this raw value.
   public init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// Parses a tag of one to four printable ASCII characters.
@@ -41,6 +42,7 @@ public struct OpenTypeTag: RawRepresentable, Hashable, Sendable, Comparable, Cus
     return withUnsafeBytes(of: &bytes) { String(decoding: $0, as: UTF8.self) }
   }
 
+  /// Orders tags by their 32-bit value.
   public static func < (lhs: OpenTypeTag, rhs: OpenTypeTag) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

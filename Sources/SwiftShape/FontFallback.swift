@@ -30,6 +30,7 @@ public final class FontFallback: Sendable {
     /// it and ask its `cmap`.
     public var coverage: CharacterCoverage?
 
+    /// A fallback of candidate fonts, loaded when a character first needs one.
     public init(
       file: String, faceIndex: Int = 0, family: String? = nil, isColor: Bool = false,
       coverage: CharacterCoverage? = nil
@@ -179,6 +180,7 @@ public struct MissingCharacter: Sendable, Hashable, Codable {
   /// Where it is, in the result's cluster unit, from the start of the paragraph.
   public var offset: Int
 
+  /// A character at an offset of the text.
   public init(scalar: Unicode.Scalar, offset: Int) {
     self.scalar = scalar
     self.offset = offset
@@ -189,6 +191,7 @@ public struct MissingCharacter: Sendable, Hashable, Codable {
     case offset = "cluster"
   }
 
+  /// Reads it from SwiftShape's JSON form.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let value = try container.decode(UInt32.self, forKey: .scalar)
@@ -200,6 +203,7 @@ public struct MissingCharacter: Sendable, Hashable, Codable {
     self.offset = try container.decode(Int.self, forKey: .offset)
   }
 
+  /// Writes it in SwiftShape's JSON form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(scalar.value, forKey: .scalar)

@@ -52,6 +52,7 @@ public struct ShapeOptions: Sendable, Hashable, Codable {
   /// giving it a line of its own that overflows.
   public var breaksAnywhere: Bool = false
 
+  /// Options with each setting given; the defaults are hb-shape's.
   public init(
     features: [Feature] = [], direction: Direction? = nil, script: Script? = nil, language: Language? = nil
   ) {

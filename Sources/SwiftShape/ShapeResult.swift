@@ -32,6 +32,7 @@ public struct ShapeResult: Sendable, Hashable {
     self.init(text: "", clusterUnit: .unicodeScalars, runs: [])
   }
 
+  /// A result with each field given.
   public init(text: String, clusterUnit: ClusterUnit, runs: [ShapedRun], trace: [TraceEvent]? = nil) {
     self.text = text
     self.clusterUnit = clusterUnit
@@ -101,6 +102,7 @@ public struct TraceEvent: Sendable, Hashable {
   /// `start reorder`): each item's `id` is then a code point, and it has no name.
   public var holdsCodePoints: Bool
 
+  /// A trace event with each field given.
   public init(message: String, glyphs: [ShapedGlyph], hasPositions: Bool, holdsCodePoints: Bool = false) {
     self.message = message
     self.glyphs = glyphs
@@ -136,6 +138,7 @@ public struct ShapedRun: Sendable, Hashable {
   /// paragraph's own.
   public var isFallback = false
 
+  /// A run with each field given.
   public init(
     font: FontIdentity, unit: PositionUnit, scale: Scale, direction: Direction, script: Script,
     language: Language?, glyphs: [ShapedGlyph]
@@ -165,9 +168,12 @@ public struct ShapedRun: Sendable, Hashable {
 
 /// A pair of values in a run's unit (a scale, a total advance).
 public struct Scale: Sendable, Hashable, Codable {
+  /// Horizontally.
   public var x: Int32
+  /// Vertically.
   public var y: Int32
 
+  /// A vector of (`x`, `y`).
   public init(x: Int32, y: Int32) {
     self.x = x
     self.y = y
@@ -204,6 +210,7 @@ public struct ShapedGlyph: Sendable, Hashable, Codable, BitwiseCopyable {
   /// The glyph's ink box, when extents were asked for and the font has them.
   public var extents: GlyphExtents?
 
+  /// A glyph with each field given.
   public init(
     id: UInt32, name: String? = nil, cluster: Int, xAdvance: Int32, yAdvance: Int32 = 0,
     xOffset: Int32 = 0, yOffset: Int32 = 0, flags: GlyphFlags = [], extents: GlyphExtents? = nil
@@ -243,6 +250,7 @@ public struct ShapedGlyph: Sendable, Hashable, Codable, BitwiseCopyable {
     case flags, extents
   }
 
+  /// Reads it from SwiftShape's JSON form.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -257,6 +265,7 @@ public struct ShapedGlyph: Sendable, Hashable, Codable, BitwiseCopyable {
       extents: try container.decodeIfPresent(GlyphExtents.self, forKey: .extents))
   }
 
+  /// Writes it in SwiftShape's JSON form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)
@@ -292,6 +301,7 @@ public struct ShapedLine: Sendable, Hashable {
   /// rule L1).
   public var runs: [ShapedRun]
 
+  /// A line with each field given.
   public init(
     range: Range<Int>, advance: Int32, visibleAdvance: Int32, ascent: Int32, descent: Int32, baseline: Int32,
     x: Int32, runs: [ShapedRun]

@@ -29,6 +29,7 @@ public struct ShapingError: Error, Sendable, Equatable, CustomStringConvertible 
   /// What is wrong with the input.
   public var reason: String
 
+  /// An error of `kind` about `input`, saying why.
   public init(_ kind: Kind, input: String, reason: String) {
     self.kind = kind
     self.input = input

@@ -42,6 +42,7 @@ public final class ShapingFont: Sendable {
     /// are refused.
     public var allowsAnyValue = false
 
+    /// A size and variations.
     public init(size: FontSize = .unitsPerEm, variations: [Variation] = []) {
       self.size = size
       self.variations = variations
@@ -237,6 +238,7 @@ public struct FontIdentity: Sendable, Hashable, Codable {
   /// The PostScript name (name ID 6), when the font has one.
   public var postScriptName: String?
 
+  /// A font's identity with each field given.
   public init(
     file: String, faceIndex: Int, unitsPerEm: Int, glyphCount: Int, family: String? = nil,
     style: String? = nil, postScriptName: String? = nil

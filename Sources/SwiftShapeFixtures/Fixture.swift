@@ -19,6 +19,7 @@ public struct Fixture: Sendable {
 
   /// The file's path, as given.
   public let path: String
+  /// Which format the file is in.
   public let format: Format
   /// The cases, in file order.
   public let cases: [FixtureCase]
@@ -41,6 +42,7 @@ public struct Fixture: Sendable {
 
   /// The format name and version SwiftShape writes.
   public static let formatName = "swiftshape-fixture"
+  /// The version of the fixture format SwiftShape writes.
   public static let version = 1
 
   /// The folder fonts are relative to.
@@ -144,6 +146,7 @@ public struct Fixture: Sendable {
 public struct FixtureCase: Sendable {
   /// The 1-based position of the case in its file.
   public var index: Int
+  /// The case's name, if it has one.
   public var name: String?
   /// The text to shape.
   public var text: String
@@ -153,6 +156,7 @@ public struct FixtureCase: Sendable {
   public var expectation: Expectation
   /// For fontbakery tests: the font files (by name) the test is only for, or is not for.
   public var onlyFonts: [String]?
+  /// For fontbakery tests: the font files (by name) the test is not for.
   public var excludedFonts: [String] = []
   /// For fontbakery tests: whether `text` is a pattern recipe (`"input_type": "pattern"`) standing
   /// for every string it matches.
@@ -184,14 +188,22 @@ public enum Expectation: Sendable {
 
 /// One expected glyph; a nil field is not compared.
 public struct ExpectedGlyph: Sendable, Hashable {
+  /// The glyph ID.
   public var id: UInt32?
+  /// The glyph name.
   public var name: String?
+  /// The cluster.
   public var cluster: Int?
+  /// The horizontal advance.
   public var xAdvance: Int32?
+  /// The vertical advance.
   public var yAdvance: Int32?
+  /// The horizontal offset.
   public var xOffset: Int32?
+  /// The vertical offset.
   public var yOffset: Int32?
 
+  /// An expected glyph; a field left nil is not compared.
   public init(
     id: UInt32? = nil, name: String? = nil, cluster: Int? = nil, xAdvance: Int32? = nil,
     yAdvance: Int32? = nil,

@@ -5,10 +5,13 @@ import SwiftShapeRequests
 
 /// What became of one case.
 public struct CaseResult: Sendable {
+  /// The fixture file.
   public var fixture: String
+  /// The case.
   public var testCase: FixtureCase
   /// For fontbakery files: the font the test ran with.
   public var font: String?
+  /// Whether it passed, and how it failed.
   public var status: Status
   /// How many strings were checked: those a pattern stands for, else one.
   public var checkedStrings = 1
@@ -30,6 +33,7 @@ public struct CaseResult: Sendable {
     self.status = status
   }
 
+  /// What became of a case.
   public enum Status: Sendable {
     case passed
     /// The glyphs differ: which glyph and which field, and both glyph lists in hb-shape's syntax.
@@ -41,6 +45,7 @@ public struct CaseResult: Sendable {
     case skipped(String)
   }
 
+  /// Whether the case passed.
   public var passed: Bool {
     if case .passed = status { return true }
     return false
@@ -60,11 +65,14 @@ public struct GlyphDifference: Sendable, Hashable {
   /// `count`, `id`, `name`, `cluster`, `x_advance`, `y_advance`, `x_offset` or `y_offset`; or
   /// `forbidden` (a forbidden glyph came out) or `collision` (with `otherGlyph`).
   public var field: String
+  /// The expected value.
   public var expected: String
+  /// The value shaping gave.
   public var actual: String
   /// For a collision: the glyph the first collides with.
   public var otherGlyph: Int?
 
+  /// A difference with each field given.
   public init(glyph: Int?, field: String, expected: String, actual: String, otherGlyph: Int? = nil) {
     self.glyph = glyph
     self.field = field
@@ -375,6 +383,8 @@ extension Fixture {
 
 /// A fixture whose cases do not all pass; the description is the report.
 public struct FixtureFailure: Error, CustomStringConvertible, Sendable {
+  /// The report of the cases that failed.
   public var report: String
+  /// How it is written.
   public var description: String { report }
 }

@@ -2,10 +2,13 @@ import SwiftShape
 
 /// A report of checked cases, as text for people or JSON for programs.
 public struct FixtureReport: Sendable {
+  /// The results, in order.
   public var results: [CaseResult]
 
+  /// A report of `results`.
   public init(results: [CaseResult]) { self.results = results }
 
+  /// Cases that passed.
   public var passed: Int { results.filter(\.passed).count }
   /// Cases whose glyphs differ.
   public var failed: Int {

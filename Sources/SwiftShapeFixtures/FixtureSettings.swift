@@ -9,18 +9,23 @@ public struct FixtureSettings: Sendable, Hashable {
   public var fontFile: String?
   /// The font, by fontconfig pattern, instead of a file.
   public var fontPattern: String?
+  /// The face of a collection.
   public var faceIndex: Int?
   /// Variation settings in HarfBuzz's syntax (`wght=700`).
   public var variations: [String]?
   /// Feature settings in HarfBuzz's syntax (`-liga`, `kern[3:5]`).
   public var features: [String]?
+  /// The direction (`ltr`, `rtl`, `ttb`, `btt`).
   public var direction: String?
+  /// The script (`Latn`), or nil to guess it.
   public var script: String?
+  /// The language (`tr`), or nil for the default.
   public var language: String?
   /// The font scale as hb-shape's `--font-size` takes it (`upem`, `12`, `2048 1024`).
   public var fontSize: String?
   /// A point size (`--size`): positions in 26.6.
   public var points: Double?
+  /// HarfBuzz's cluster level (0, 1, 2 or 3).
   public var clusterLevel: Int?
   /// `scalars`, `utf8` or `utf16`.
   public var clusterUnit: String?
@@ -44,6 +49,7 @@ public struct FixtureSettings: Sendable, Hashable {
   /// and `uniscribe` exist only on their systems); a test for a shaper HarfBuzz lacks is skipped.
   public var shaper: String?
 
+  /// No setting given.
   public init() {}
 
   /// These settings over `defaults`: a field set here wins.

@@ -6,6 +6,7 @@ import SwiftShape
 public struct FontInfo: Sendable, Hashable, Codable {
   /// The file as given, and the face's index in it.
   public var file: String
+  /// The face of a collection.
   public var faceIndex: Int
   /// How many faces the file holds (1 for a single font).
   public var faceCount: Int
@@ -16,30 +17,43 @@ public struct FontInfo: Sendable, Hashable, Codable {
     public var family: String?
     /// The typographic subfamily (ID 17), else the subfamily (ID 2).
     public var subfamily: String?
+    /// The full name.
     public var fullName: String?
+    /// The version string.
     public var version: String?
+    /// The PostScript name.
     public var postScriptName: String?
   }
 
+  /// The face's names.
   public var names: Names
+  /// Units per em.
   public var unitsPerEm: Int
+  /// How many glyphs the face has.
   public var glyphCount: Int
   /// Table tags, in the table directory's order.
   public var tables: [OpenTypeTag]
   /// Line metrics in font units, for horizontal and vertical layout.
   public var horizontalExtents: FontExtents
+  /// The line metrics for vertical text.
   public var verticalExtents: FontExtents
   /// Scripts, language systems and features of each layout table the face has.
   public var gsub: [Face.LayoutScript]
+  /// The scripts and languages of the `GPOS` table.
   public var gpos: [Face.LayoutScript]
   /// Every feature tag of each layout table.
   public var gsubFeatures: [OpenTypeTag]
+  /// The `GPOS` table's features.
   public var gposFeatures: [OpenTypeTag]
+  /// The variation axes.
   public var variationAxes: [Face.VariationAxis]
+  /// The named instances.
   public var namedInstances: [Face.NamedInstance]
   /// The number of code points the `cmap` covers, and the covered ranges (inclusive).
   public var unicodeCount: Int
+  /// The code points the font maps, as ranges.
   public var unicodeRanges: [ClosedRange<UInt32>]
+  /// Which color tables the font has.
   public var color: Face.ColorSupport
   /// The Apple Advanced Typography tables the face has (`morx`, `kerx`, `trak`, …).
   public var aatTables: [OpenTypeTag]

@@ -189,6 +189,7 @@ extension FreeTypeFace: Sendable {}
 
 /// A glyph outline: contours of path commands in font units, y down.
 public struct GlyphOutline: Sendable, Hashable {
+  /// One drawing step.
   public enum Command: Sendable, Hashable {
     case move(Point)
     case line(Point)
@@ -197,11 +198,15 @@ public struct GlyphOutline: Sendable, Hashable {
     case close
   }
 
+  /// A point in font units, y down.
   public struct Point: Sendable, Hashable {
+    /// Rightward.
     public var x: Double
+    /// Downward.
     public var y: Double
   }
 
+  /// The steps, contour after contour.
   public var commands: [Command]
 
   /// The bounding box of the points (control points included), or nil for an empty outline.

@@ -27,6 +27,7 @@ public struct SVGOptions: Sendable {
   /// units, y up, from the line's origin): the area colliding glyphs share in a failure's picture.
   public var overlays: [[(x: Double, y: Double)]] = []
 
+  /// The defaults: 256 pixels an em, black on white.
   public init() {}
 }
 

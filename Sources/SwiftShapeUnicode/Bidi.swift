@@ -32,6 +32,7 @@ public struct UnicodeAlgorithmError: Error, Sendable, CustomStringConvertible {
     self.operation = operation
   }
 
+  /// How it is written.
   public var description: String { "\(operation): \(name)" }
 }
 

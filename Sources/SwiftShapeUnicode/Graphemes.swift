@@ -31,7 +31,9 @@ public enum GraphemeClusters {
 
 /// What font fallback reads of a character (from ICU, Unicode 15.0).
 public struct FallbackTraits: OptionSet, Sendable, Hashable {
+  /// The raw value.
   public var rawValue: UInt8
+  /// The value with this raw value.
   public init(rawValue: UInt8) { self.rawValue = rawValue }
 
   /// Default_Ignorable_Code_Point: drawn as nothing (joiners, variation selectors, bidi

@@ -8,6 +8,7 @@ public struct LineBreak: Sendable, Hashable {
   /// PARAGRAPH SEPARATOR (and at the end of the text).
   public var isMandatory: Bool
 
+  /// An opportunity before `index`, mandatory or not.
   public init(index: Int, isMandatory: Bool) {
     self.index = index
     self.isMandatory = isMandatory

@@ -13,6 +13,7 @@ public struct TextRun: Sendable, Hashable {
   /// paragraph was itemized without fonts).
   public var font: Int
 
+  /// A run with each field given.
   public init(range: Range<Int>, level: UInt8, script: String, font: Int = 0) {
     self.range = range
     self.level = level

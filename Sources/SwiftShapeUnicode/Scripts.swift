@@ -8,6 +8,7 @@ public struct ScriptRun: Sendable, Hashable {
   /// character of a specific script.
   public var script: String
 
+  /// A run of `script` over `range`.
   public init(range: Range<Int>, script: String) {
     self.range = range
     self.script = script

@@ -13,16 +13,24 @@ public enum Paths {
   /// A font in `Fixtures/fonts`.
   public static func font(_ name: String) -> String { "\(fixtures)/fonts/\(name)" }
 
+  /// Noto Sans: Latin, ligatures, kerning.
   public static let latin = font("NotoSans-Latin.ttf")
+  /// Noto Sans Arabic: joining, marks.
   public static let arabic = font("NotoSansArabic-Subset.ttf")
+  /// Noto Sans Devanagari: reordering, conjuncts.
   public static let devanagari = font("NotoSansDevanagari-Subset.ttf")
+  /// Noto Sans CJK JP and KR: a two-face collection, vertical text.
   public static let cjkCollection = font("NotoSansCJK-Subset.ttc")
+  /// Inter: a variable font.
   public static let variable = font("InterVariable-Subset.ttf")
 }
 
 extension Paths {
+  /// Noto Sans Thai.
   public static let thai = font("NotoSansThai-Subset.ttf")
+  /// Noto Sans Hebrew, with points.
   public static let hebrew = font("NotoSansHebrew-Subset.ttf")
+  /// Noto Color Emoji: color bitmaps.
   public static let emoji = font("NotoColorEmoji-Subset.ttf")
   /// A fontconfig configuration that lists only the fixture fonts, with `sans-serif` (and `sans`)
   /// preferring Noto Sans, then Hebrew, Arabic, Devanagari, Thai, CJK and the color emoji.

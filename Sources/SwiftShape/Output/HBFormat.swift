@@ -28,6 +28,7 @@ public struct HBFormat: Sendable, Hashable {
   /// Write ink extents.
   public var extents = false
 
+  /// A writer of hb-shape's text or JSON syntax.
   public init(_ syntax: Syntax = .text) { self.syntax = syntax }
 
   /// One line for a result's glyphs, or an empty string when it has none. A paragraph's runs

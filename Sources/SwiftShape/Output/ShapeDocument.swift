@@ -64,6 +64,7 @@ public struct ShapeDocument: Sendable {
     /// What it was shaped into.
     public var result: ShapeResult
 
+    /// The result of input line `line`.
     public init(line: Int, result: ShapeResult) {
       self.line = line
       self.result = result
@@ -81,8 +82,10 @@ public struct ShapeDocument: Sendable {
 
   /// The format name and version the document declares.
   public static let format = "swiftshape-shape"
+  /// The format's version.
   public static let version = 1
 
+  /// A document of `entries` shaped with `font` and `options`.
   public init(font: ShapingFont, options: ShapeOptions, entries: [Entry]) {
     self.font = font
     self.options = options

@@ -12,6 +12,7 @@ extension ShapeResult: Codable {
     case reshapedEdges = "reshaped_edges"
   }
 
+  /// Reads it from SwiftShape's JSON form.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -25,6 +26,7 @@ extension ShapeResult: Codable {
     reshapedEdges = try container.decodeIfPresent(Int.self, forKey: .reshapedEdges) ?? 0
   }
 
+  /// Writes it in SwiftShape's JSON form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(text, forKey: .text)
@@ -47,6 +49,7 @@ extension ShapedLine: Codable {
     case ascent, descent, baseline, x, runs
   }
 
+  /// Reads it from SwiftShape's JSON form.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let range = try container.decode([Int].self, forKey: .range)
@@ -64,6 +67,7 @@ extension ShapedLine: Codable {
       runs: try container.decode([ShapedRun].self, forKey: .runs))
   }
 
+  /// Writes it in SwiftShape's JSON form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode([range.lowerBound, range.upperBound], forKey: .range)
@@ -84,6 +88,7 @@ extension ShapedRun: Codable {
     case font, units, scale, ptem, level, range, fallback, direction, script, language, advance, glyphs
   }
 
+  /// Reads it from SwiftShape's JSON form.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let font = try container.decode(FontIdentity.self, forKey: .font)
@@ -103,6 +108,7 @@ extension ShapedRun: Codable {
     isFallback = try container.decodeIfPresent(Bool.self, forKey: .fallback) ?? false
   }
 
+  /// Writes it in SwiftShape's JSON form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(font, forKey: .font)
@@ -162,6 +168,7 @@ extension TraceEvent: Codable {
     }
   }
 
+  /// Reads it from SwiftShape's JSON form.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let message = try container.decode(String.self, forKey: .message)
@@ -184,6 +191,7 @@ extension TraceEvent: Codable {
       hasPositions: hasPositions)
   }
 
+  /// Writes it in SwiftShape's JSON form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(message, forKey: .message)
@@ -221,9 +229,11 @@ public struct DecodedShapeDocument: Decodable, Sendable {
   public var pattern: String?
   /// The features and variations shaped with, in HarfBuzz's syntax.
   public var features: [String]
+  /// Variation settings in HarfBuzz's syntax.
   public var variations: [String]
   /// The cluster level and unit shaped with.
   public var clusterLevel: Int
+  /// What clusters count.
   public var clusterUnit: ClusterUnit
   /// The results, each with its input line number.
   public var results: [ShapeDocument.Entry]
@@ -237,6 +247,7 @@ public struct DecodedShapeDocument: Decodable, Sendable {
 
   private enum FontKeys: String, CodingKey { case pattern }
 
+  /// Reads it from SwiftShape's JSON form.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     guard try container.decode(String.self, forKey: .format) == ShapeDocument.format else {

@@ -24,8 +24,10 @@ public final class MemoryOutput: LineShaperOutput {
   /// An empty output.
   public init() {}
 
+  /// Keeps the bytes.
   public func write(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes.append(contentsOf: bytes) }
 
+  /// Nothing to do: the bytes are kept.
   public func flush() throws {}
 
   /// What was written, as UTF-8 text.
