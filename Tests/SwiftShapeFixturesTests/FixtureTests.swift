@@ -167,3 +167,13 @@ struct FixtureTests {
     #expect(error.description == "dir/f.json: case 1 \"gone\": dir/missing.ttf: No such file or directory")
   }
 }
+
+/// The code of `FixturesInTests.md` (`SwiftShapeFixtures.docc`), with the test files.
+@Suite("Documentation snippets: fixtures")
+struct FixtureSnippetTests {
+  @Test func aFontbakeryFileIsCheckedAgainstTheFontsGiven() throws {
+    let fixture = try Fixture.load("\(Paths.fixtures)/fontbakery/compare/collisions-font-marks.json")
+    let results = fixture.check(fonts: ["\(Paths.fixtures)/fontbakery/fonts/Collisions-Test.ttf"])
+    #expect(results.count == 5)
+  }
+}

@@ -100,3 +100,22 @@ struct LineShaperSnippetTests {
     #expect(output.text.split(separator: "\n").count == 2)
   }
 }
+
+/// The code of `UsingTheLineShaper.md` (`SwiftShapeRequests.docc`), with a file of the tests'.
+@Suite("Documentation snippets: using the line shaper")
+struct UsingTheLineShaperSnippetTests {
+  @Test func aFileIsShapedOnTwoThreadsInOrder() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-book-\(getpid()).txt")
+    try (1...100).map { "line \($0)" }.joined(separator: "\n").write(
+      to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let shaper = LineShaper(font: font, format: .jsonLines, jobs: 2)
+    let output = MemoryOutput()
+    try shaper.run(.file(file.path), to: output)
+    let lines = output.text.split(separator: "\n")
+    #expect(lines.count == 100)
+    #expect(lines[99].contains("\"text\":\"line 100\""))
+  }
+}
