@@ -36,12 +36,12 @@ public struct SVGOptions: Sendable {
 /// The output is deterministic: coordinates with at most two decimals, glyph definitions named by
 /// glyph ID in the order they first appear, so SVGs can be golden files.
 public final class SVGRenderer {
-  private let font: ShapingFont
+  let font: ShapingFont
   /// The fonts drawn with: `font` first, then the fallback fonts of paragraph runs as they are met.
-  private var faces: [RenderFace]
+  private(set) var faces: [RenderFace]
 
   /// A font the renderer draws with: its outlines, read once each, and its scale.
-  private final class RenderFace {
+  final class RenderFace {
     let font: ShapingFont
     let outlines: FreeTypeFace
     /// Each glyph's outline (nil when FreeType has none) and its bounds, read once; by glyph ID, up
@@ -294,7 +294,7 @@ public final class SVGRenderer {
     }
   }
 
-  private struct Placed {
+  struct Placed {
     var glyph: ShapedGlyph
     /// The index of its font in `faces`.
     var face: Int
@@ -306,7 +306,7 @@ public final class SVGRenderer {
   }
 
   /// A laid-out line: its glyphs and its logical box.
-  private struct Line {
+  struct Line {
     var placed: [Placed]
     var box: Box
     var baseline: (from: (x: Double, y: Double), to: (x: Double, y: Double))
@@ -314,7 +314,7 @@ public final class SVGRenderer {
     var label: String?
   }
 
-  private struct Box {
+  struct Box {
     var minX: Double
     var minY: Double
     var maxX: Double
@@ -337,7 +337,7 @@ public final class SVGRenderer {
   }
 
   /// The laid-out lines and the view around them, in the result's units (y down).
-  private struct Scene {
+  struct Scene {
     var lines: [Line]
     var view: Box
     var unitsPerPixel: Double
@@ -345,6 +345,20 @@ public final class SVGRenderer {
     var minY: Double
     var width: Double
     var height: Double
+
+    /// The scene of laid-out lines whose glyphs' ink and logical boxes make `view`: the view with
+    /// the margin around it, and below it the legend's room when annotated.
+    init(lines: [Line], view: Box, unitsPerPixel: Double, options: SVGOptions) {
+      self.lines = lines
+      self.view = view
+      self.unitsPerPixel = unitsPerPixel
+      let margin = options.margin * unitsPerPixel
+      let legendHeight = options.annotate ? 6 * 14 * unitsPerPixel : 0
+      minX = view.minX - margin
+      minY = view.minY - margin
+      width = view.maxX - view.minX + 2 * margin
+      height = view.maxY - view.minY + 2 * margin + legendHeight
+    }
   }
 
   private func scene(_ results: [ShapeResult], expected: [ShapedGlyph]?, options: SVGOptions) -> Scene {
@@ -419,19 +433,7 @@ public final class SVGRenderer {
       }
     }
     let unitsPerPixel = Double(font.identity.unitsPerEm) * faces[0].scaleX / options.pixelsPerEm
-    let margin = options.margin * unitsPerPixel
-    var legendHeight = 0.0
-    if options.annotate {
-      legendHeight = 6 * 14 * unitsPerPixel
-    }
-    let minX = view.minX - margin
-    let minY = view.minY - margin
-    let width = view.maxX - view.minX + 2 * margin
-    let height = view.maxY - view.minY + 2 * margin + legendHeight
-
-    return Scene(
-      lines: lines, view: view, unitsPerPixel: unitsPerPixel, minX: minX, minY: minY, width: width,
-      height: height)
+    return Scene(lines: lines, view: view, unitsPerPixel: unitsPerPixel, options: options)
   }
 
   /// The picture `svgBytes` describes, as pixels: the same size (rounded up), layout, colors and
@@ -534,18 +536,8 @@ public final class SVGRenderer {
     // gave them up).
     let scene = scene(releasing: &results, expected: expected, options: options)
     let (lines, view, unitsPerPixel) = (scene.lines, scene.view, scene.unitsPerPixel)
-    let (minX, minY, width, height) = (scene.minX, scene.minY, scene.width, scene.height)
+    let (minX, minY) = (scene.minX, scene.minY)
 
-    var svg = SVGText()
-    svg.reserveCapacity(1 << 17)
-    svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
-    svg += " width=\"\(width / unitsPerPixel)\" height=\"\(height / unitsPerPixel)\""
-    svg += " viewBox=\"\(minX) \(minY) \(width) \(height)\">\n"
-    if let background = options.background {
-      svg +=
-        "<rect x=\"\(minX)\" y=\"\(minY)\" width=\"\(width)\" height=\"\(height)\"\(fill(background))/>\n"
-    }
     // One definition per distinct glyph with an outline, in order of first appearance.
     // Speed: which glyphs are seen is a flag a glyph ID for each font (a set of (font, glyph)
     // pairs, hashed for every placed glyph, cost 15 million instructions for the English text).
@@ -574,19 +566,10 @@ public final class SVGRenderer {
         }
       }
     }
-    svg += "<defs>\n"
-    for placed in definedColor {
-      appendColorDefinition(placed, to: &svg)
-    }
-    for placed in defined {
-      svg.append("<path id=\"")
-      svg.append(faces[placed.face].prefix)
-      svg.append(placed.glyph.id)
-      svg.append("\" d=\"")
-      appendPathData(outline(placed)!, face: faces[placed.face], to: &svg)
-      svg.append("\"/>\n")
-    }
-    svg += "</defs>\n"
+    var svg = SVGText()
+    svg.reserveCapacity(1 << 17)
+    appendStart(scene, options: options, to: &svg)
+    appendDefinitions(color: definedColor, outlines: defined.map { ($0.face, $0.glyph.id) }, to: &svg)
     for (lineIndex, line) in lines.enumerated() {
       let color = line.label == "expected" ? "#3060C0" : options.foreground
       svg += "<g\(fill(color))"
@@ -691,6 +674,40 @@ public final class SVGRenderer {
     }
     svg += "</svg>\n"
     svg.flush(to: sink)
+  }
+
+  /// The document's start: the XML declaration, the `<svg>` element with the scene's size and
+  /// view, and the background.
+  func appendStart(_ scene: Scene, options: SVGOptions, to svg: inout SVGText) {
+    let (minX, minY, width, height) = (scene.minX, scene.minY, scene.width, scene.height)
+    svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
+    svg += " width=\"\(width / scene.unitsPerPixel)\" height=\"\(height / scene.unitsPerPixel)\""
+    svg += " viewBox=\"\(minX) \(minY) \(width) \(height)\">\n"
+    if let background = options.background {
+      svg +=
+        "<rect x=\"\(minX)\" y=\"\(minY)\" width=\"\(width)\" height=\"\(height)\"\(fill(background))/>\n"
+    }
+  }
+
+  /// The `<defs>` element: the color glyphs' definitions, then a path for each outline glyph
+  /// (the index of its font in `faces`, and its ID), in the order given.
+  func appendDefinitions(
+    color: [Placed], outlines: [(face: Int, glyph: UInt32)], to svg: inout SVGText
+  ) {
+    svg += "<defs>\n"
+    for placed in color {
+      appendColorDefinition(placed, to: &svg)
+    }
+    for (face, glyph) in outlines {
+      svg.append("<path id=\"")
+      svg.append(faces[face].prefix)
+      svg.append(glyph)
+      svg.append("\" d=\"")
+      appendPathData(faces[face].entry(glyph).outline!, face: faces[face], to: &svg)
+      svg.append("\"/>\n")
+    }
+    svg += "</defs>\n"
   }
 
   private func layOut(
@@ -909,7 +926,7 @@ public final class SVGRenderer {
   }
 
   /// ` fill="#rrggbb"`, with `fill-opacity` for `#rrggbbaa`.
-  private func fill(_ color: String) -> String {
+  func fill(_ color: String) -> String {
     let hex = color.hasPrefix("#") ? String(color.dropFirst()) : color
     if hex.count == 8, let alpha = Int(hex.suffix(2), radix: 16) {
       let opacity: SVGText = "\(Double(alpha) / 255)"

@@ -176,13 +176,23 @@ struct RenderSettings: ShapingCommandSettings {
       request.options.lineWidth = Int32(clamping: Int64(max(1, min(units, Double(Int32.max)))))
     }
     let lines = try text.input(positionalText: positionals().text)
+    svgOptions.color = color
+    svgOptions.palette = palette
+    if output == .svg, expect == nil, palette == 0 {
+      // Speed: the common case is drawn from compact lines (see `SVGRenderer.DrawingLine`).
+      let renderer = try SVGRenderer(font: font)
+      if renderer.canDrawLines(shapedWith: request.options, options: svgOptions),
+        try drawLines(
+          lines, font: font, shapeOptions: request.options, renderer: renderer, options: svgOptions)
+      {
+        return
+      }
+    }
     let shaper = LineShaper(
       font: font, options: request.options, format: .jsonLines, jobs: jobs, maximumLength: text.maximumLength)
     let results = try shaper.document(lines).entries.map(\.result)
     let expected = try expect.map { try expectedGlyphs($0, font: font) }
     let renderer = try SVGRenderer(font: font)
-    svgOptions.color = color
-    svgOptions.palette = palette
     if palette > 0 {
       let count = renderer.paletteCount
       guard palette < count else {
@@ -210,6 +220,36 @@ struct RenderSettings: ShapingCommandSettings {
           trueColor: colorTerm == "truecolor" || colorTerm == "24bit"))
     }
     try out.commit()
+  }
+
+  /// Shapes the lines and draws them with `SVGRenderer.writeSVG(lines:options:jobs:to:)`; false
+  /// (nothing written) when a line cannot be drawn that way.
+  private func drawLines(
+    _ lines: LineSource, font: ShapingFont, shapeOptions: ShapeOptions, renderer: SVGRenderer,
+    options: SVGOptions
+  ) throws -> Bool {
+    var shapeOptions = shapeOptions
+    // The renderer names glyphs by ID, once each.
+    shapeOptions.includeGlyphNames = false
+    let shaper = LineShaper(
+      font: font, options: shapeOptions, format: .jsonLines, jobs: jobs,
+      maximumLength: text.maximumLength)
+    var drawn: [SVGRenderer.DrawingLine] = []
+    var drawable = true
+    try shaper.forEachShaped(lines, transform: SVGRenderer.drawingLines(of:)) { batch, _ in
+      for lines in batch {
+        guard let lines else {
+          drawable = false
+          return
+        }
+        drawn += lines
+      }
+    }
+    guard drawable else { return false }
+    let out = try outputFile.map(Output.file) ?? .standardOutput()
+    renderer.writeSVG(lines: drawn, options: options, jobs: jobs) { out.write($0) }
+    try out.commit()
+    return true
   }
 
   /// What to write, and where.

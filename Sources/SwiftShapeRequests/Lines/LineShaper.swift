@@ -204,24 +204,39 @@ public struct LineShaper: Sendable {
     -> ShapeDocument
   {
     var entries: [ShapeDocument.Entry] = []
-    // No shaping, no result (`iterations` 0, which hb-shape takes).
-    if iterations > 0 {
-      try forEachBatch(source, progress: progress) { batch, firstLine in
-        let results = try ParallelMap.run(batch, jobs: jobs) { line in
-          Result { () throws -> ShapeResult in
-            var result = ShapeResult()
-            try shape(line, into: &result)
-            return result
-          }
-        }.map { try $0.get() }
-        for (index, result) in results.enumerated() {
-          entries.append(ShapeDocument.Entry(line: firstLine + index, result: result))
-        }
+    try forEachShaped(source, progress: progress, transform: { $0 }) { results, firstLine in
+      for (index, result) in results.enumerated() {
+        entries.append(ShapeDocument.Entry(line: firstLine + index, result: result))
       }
     }
     var document = ShapeDocument(font: font, options: options, entries: entries)
     document.pattern = pattern
     return document
+  }
+
+  /// Shapes every line (on `jobs` threads), hands each result to `transform` on the thread that
+  /// shaped it (to keep what the caller needs of it, and let the rest go there), and hands `body`
+  /// the transformed lines a batch at a time, in input order, with the number of the batch's
+  /// first line. Nothing is shaped with `iterations` 0 (as hb-shape).
+  ///
+  /// - Throws: as `document(_:progress:)`, and what `body` throws; the batches before a failing
+  ///   line have been handed on.
+  public func forEachShaped<Shaped: Sendable>(
+    _ source: LineSource, progress: ((_ read: Int, _ size: Int) -> Void)? = nil,
+    transform: @Sendable (ShapeResult) -> Shaped,
+    _ body: (_ shaped: [Shaped], _ firstLine: Int) throws -> Void
+  ) throws {
+    guard iterations > 0 else { return }
+    try forEachBatch(source, progress: progress) { batch, firstLine in
+      let shaped = try ParallelMap.run(batch, jobs: jobs) { line in
+        Result { () throws -> Shaped in
+          var result = ShapeResult()
+          try shape(line, into: &result)
+          return transform(result)
+        }
+      }.map { try $0.get() }
+      try body(shaped, firstLine)
+    }
   }
 
   /// Where the runs a batch is cut into for `jobs` threads end: at most 256 lines or 16 KiB of

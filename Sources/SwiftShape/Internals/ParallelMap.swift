@@ -1,5 +1,4 @@
 import Dispatch
-import SwiftShape
 import Synchronization
 
 /// Maps items on several threads, keeping their order.
