@@ -284,25 +284,32 @@ extension SVGRenderer {
             let entry = pieces.entry(glyph.id)
             let (start, split, end) = (Int(entry.start), Int(entry.split), Int(entry.end))
             let data = UnsafeBufferPointer(rebasing: bytes[split..<end])
+            // The common kinds are written through one cursor, with one capacity check: a
+            // dozen appends, each checking, took twice the instructions.
+            let fixed = end - start + 2 * ByteBuffer.Cursor.longestCoordinate + 40
             switch entry.kind {
             case .use:
-              svg.append(UnsafeBufferPointer(rebasing: bytes[start..<split]))
-              svg.append(x)
-              svg.append(literal: "\" y=\"")
-              svg.append(y)
-              svg.append(data)
-              svg.append(glyph.cluster)
-              svg.append(literal: "\"/>\n")
+              svg.write(upTo: fixed) { cursor in
+                cursor.bytes(UnsafeBufferPointer(rebasing: bytes[start..<split]))
+                cursor.coordinate(x)
+                cursor.literal("\" y=\"")
+                cursor.coordinate(y)
+                cursor.bytes(data)
+                cursor.digits(UInt(glyph.cluster))
+                cursor.literal("\"/>\n")
+              }
               return
             case .empty:
-              svg.append(UnsafeBufferPointer(rebasing: bytes[start..<split]))
-              svg.append(data)
-              svg.append(glyph.cluster)
-              svg.append(literal: "\" transform=\"translate(")
-              svg.append(x)
-              svg.append(UInt8(ascii: ","))
-              svg.append(y)
-              svg.append(literal: ")\"/>\n")
+              svg.write(upTo: fixed) { cursor in
+                cursor.bytes(UnsafeBufferPointer(rebasing: bytes[start..<split]))
+                cursor.bytes(data)
+                cursor.digits(UInt(glyph.cluster))
+                cursor.literal("\" transform=\"translate(")
+                cursor.coordinate(x)
+                cursor.byte(UInt8(ascii: ","))
+                cursor.coordinate(y)
+                cursor.literal(")\"/>\n")
+              }
               return
             case .outside:
               svg.append(literal: "<use xlink:href=\"#g")

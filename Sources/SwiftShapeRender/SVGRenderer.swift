@@ -1005,25 +1005,14 @@ struct SVGText: ExpressibleByStringInterpolation {
 
   /// A coordinate, rounded to hundredths.
   mutating func append(_ value: Double) {
-    // Beyond ±10^15 (no font draws there) the hundredths would not fit an integer.
-    let hundredths = (min(max(value, -1e15), 1e15) * 100).rounded()
-    guard hundredths != 0, !hundredths.isNaN else {
-      append(UInt8(ascii: "0"))
-      return
-    }
-    if hundredths < 0 { append(UInt8(ascii: "-")) }
-    let magnitude = UInt(hundredths.magnitude)
-    buffer.appendDigits(magnitude / 100)
-    let fraction = magnitude % 100
-    if fraction != 0 {
-      buffer.write(upTo: 3) { target in
-        target[0] = UInt8(ascii: ".")
-        target[1] = UInt8(ascii: "0") + UInt8(fraction / 10)
-        guard fraction % 10 != 0 else { return 2 }
-        target[2] = UInt8(ascii: "0") + UInt8(fraction % 10)
-        return 3
-      }
-    }
+    buffer.write(upTo: ByteBuffer.Cursor.longestCoordinate) { $0.coordinate(value) }
+  }
+
+  /// Writes at most `length` bytes through a cursor, with one capacity check (see
+  /// `ByteBuffer.write(upTo:through:)`).
+  @inline(__always)
+  mutating func write(upTo length: Int, through body: (inout ByteBuffer.Cursor) -> Void) {
+    buffer.write(upTo: length, through: body)
   }
 
   struct Interpolation: StringInterpolationProtocol {
@@ -1047,4 +1036,29 @@ public func parseColor(_ text: String) -> String? {
   let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
   guard [6, 8].contains(hex.count), hex.allSatisfy(\.isHexDigit) else { return nil }
   return "#" + hex.uppercased()
+}
+
+extension ByteBuffer.Cursor {
+  /// The most bytes `coordinate(_:)` writes: a sign, 16 digits, a point and two decimals.
+  static let longestCoordinate = 20
+
+  /// A coordinate, rounded to hundredths, with no trailing zeros (`12`, `-3.5`, `0.25`).
+  @inline(__always)
+  mutating func coordinate(_ value: Double) {
+    // Beyond ±10^15 (no font draws there) the hundredths would not fit an integer.
+    let hundredths = (min(max(value, -1e15), 1e15) * 100).rounded()
+    guard hundredths != 0, !hundredths.isNaN else {
+      byte(UInt8(ascii: "0"))
+      return
+    }
+    if hundredths < 0 { byte(UInt8(ascii: "-")) }
+    let magnitude = UInt(hundredths.magnitude)
+    digits(magnitude / 100)
+    let fraction = magnitude % 100
+    if fraction != 0 {
+      byte(UInt8(ascii: "."))
+      byte(UInt8(ascii: "0") + UInt8(fraction / 10))
+      if fraction % 10 != 0 { byte(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+    }
+  }
 }

@@ -7,6 +7,24 @@ import Testing
 
 @Suite("Output formats")
 struct OutputFormatTests {
+  /// Numbers are written in decimal as Swift prints them, at every length (the digits are written
+  /// two at a time, so odd and even lengths and each power of ten's edges are checked).
+  @Test func numbersInDecimal() {
+    var values: [UInt] = [0, UInt.max, UInt.max - 1]
+    var power: UInt = 1
+    for _ in 0..<20 {
+      values += [power - 1, power, power + 1, power &* 7 &+ 3]
+      if power > UInt.max / 10 { break }
+      power *= 10
+    }
+    for value in values {
+      var buffer = ByteBuffer()
+      buffer.appendDigits(value)
+      buffer.append(-Int(clamping: value))
+      #expect(String(decoding: buffer.bytes, as: UTF8.self) == "\(value)\(-Int(clamping: value))")
+    }
+  }
+
   func result(_ glyphs: [ShapedGlyph]) -> ShapeResult {
     let run = ShapedRun(
       font: FontIdentity(file: "f", faceIndex: 0, unitsPerEm: 1000, glyphCount: 10),
