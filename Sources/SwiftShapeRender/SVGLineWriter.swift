@@ -149,7 +149,7 @@ extension SVGRenderer {
     appendDefinitions(color: [], outlines: defined, to: &start)
     start.flush(to: sink)
 
-    // The lines, in pieces of about 4,096 glyphs, written on `jobs` threads a few pieces each at a
+    // The lines, in pieces of about 1,024 glyphs, written on `jobs` threads a few pieces each at a
     // time, and handed on in order.
     let writer = LineWriter(
       pieces: pieces, lineStart: Array("<g\(fill(options.foreground))>\n".utf8),
@@ -160,14 +160,14 @@ extension SVGRenderer {
     var glyphs = 0
     for (index, line) in lines.enumerated() {
       glyphs += line.glyphs.count + 1
-      if glyphs >= 4096 || index == lines.count - 1 {
+      if glyphs >= 1024 || index == lines.count - 1 {
         ranges.append(first..<index + 1)
         first = index + 1
         glyphs = 0
       }
     }
     // Written pieces' buffers go back to a pool for later pieces: a new buffer each (half a
-    // megabyte) had the kernel fault in fresh pages for every piece, 3,000 faults for the English
+    // megabyte then) had the kernel fault in fresh pages for every piece, 3,000 faults for the English
     // text.
     let window = max(1, 4 * jobs)
     let baselineList = baselines
