@@ -296,3 +296,15 @@ struct ColorTableReader {
     }
   }
 }
+
+extension ColorPaint {
+  /// How many paints the graph has, itself included (each makes a layer when painted).
+  public var paintCount: Int {
+    switch self {
+    case .layers(let layers): return layers.reduce(1) { $0 + $1.paintCount }
+    case .glyph(_, let child), .transform(_, let child): return 1 + child.paintCount
+    case .composite(_, let source, let backdrop): return 1 + source.paintCount + backdrop.paintCount
+    case .solid, .linear, .radial, .sweep: return 1
+    }
+  }
+}

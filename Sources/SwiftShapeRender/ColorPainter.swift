@@ -12,8 +12,12 @@
 /// taken back through the transform into the paint's space); transforms compose; composites
 /// combine two layers by their mode. Porter–Duff modes and the separable blend modes are exact;
 /// the four HSL modes (hue, saturation, color, luminosity) are drawn as source-over.
-struct ColorPainter {
+package struct ColorPainter {
   typealias Affine = ColorPaint.Affine
+
+  /// The most paint layers times pixels one glyph's graph may cost (2²⁸: at 256 pixels an em, a
+  /// glyph 300 pixels square may have 2,900 paints; our COLR fonts' glyphs have up to a dozen).
+  nonisolated(unsafe) package static var workLimit = 1 << 28
 
   let face: FreeTypeFace
   /// The foreground color, for palette index 0xFFFF, straight, 0…1.
@@ -146,7 +150,15 @@ struct ColorPainter {
         } else if t >= last.offset {
           color = stops[stops.count - 1].color
         } else {
-          let next = stops.firstIndex { $0.offset >= t } ?? stops.count - 1
+          // The first stop at or past t, by halves (the stops are in offset order; a line has up
+          // to 1,024).
+          var low = 0
+          var high = stops.count - 1
+          while low < high {
+            let middle = (low + high) / 2
+            if stops[middle].offset >= t { high = middle } else { low = middle + 1 }
+          }
+          let next = max(1, low)
           let (a, b) = (stops[next - 1], stops[next])
           let f = Float(b.offset == a.offset ? 0 : (t - a.offset) / (b.offset - a.offset))
           color = (

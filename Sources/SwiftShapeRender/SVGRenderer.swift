@@ -88,6 +88,8 @@ public final class SVGRenderer {
     private var colors: [UInt32: ColorGlyph] = [:]
     /// Glyphs of a color font with neither an outline nor color data FreeType can read.
     var unreadable = Set<UInt32>()
+    /// Glyphs whose `COLR` paint graph was too costly to paint (left out).
+    var tooCostly = Set<UInt32>()
 
     /// The glyph's color form, nil for none (or when color is off).
     func color(_ glyph: UInt32) -> ColorGlyph? {
@@ -204,16 +206,23 @@ public final class SVGRenderer {
     }
   }
 
+  /// The most pixels a picture from `image(_:expected:options:)` may have: 2²⁸ (a gigabyte in
+  /// color). The English benchmark paragraph of 20 lines at 256 pixels an em has 53 million.
+  public static let maximumPixels = 1 << 28
+
   /// How many `CPAL` palettes the renderer's font has (0 without a `CPAL` table).
   public var paletteCount: Int { faces[0].outlines.paletteCount }
 
   /// What drawing had to leave out, one line each: a color glyph FreeType cannot read (drawn as a
-  /// box).
+  /// box), a `COLR` paint graph too costly to paint (left out).
   public var notes: [String] {
     faces.flatMap { face in
       face.unreadable.sorted().map {
         "\(face.font.identity.file): glyph \($0) has color data FreeType cannot read; drawn as a box"
       }
+        + face.tooCostly.sorted().map {
+          "\(face.font.identity.file): glyph \($0) has a color paint graph too costly to paint at this size; left out"
+        }
     }
   }
 
@@ -440,13 +449,26 @@ public final class SVGRenderer {
   /// margin, each glyph's outline rendered by FreeType's antialiasing rasterizer, unhinted, across
   /// at its position to a sixty-fourth of a pixel, down on the whole pixel nearest it.
   /// Annotations and overlays are SVG's only.
+  ///
+  /// - Throws: `ShapingError` (`.invalidArgument`) when the picture would have more than
+  ///   `maximumPixels` pixels (a font whose glyphs reach far, or too many pixels an em).
   public func image(
     _ results: [ShapeResult], expected: [ShapedGlyph]? = nil, options: SVGOptions = SVGOptions()
-  ) -> RasterImage {
+  ) throws -> RasterImage {
     let scene = scene(results, expected: expected, options: options)
     let unitsPerPixel = scene.unitsPerPixel
-    let width = max(1, Int((scene.width / unitsPerPixel).rounded(.up)))
-    let height = max(1, Int((scene.height / unitsPerPixel).rounded(.up)))
+    let (wide, high) = (
+      (scene.width / unitsPerPixel).rounded(.up), (scene.height / unitsPerPixel).rounded(.up)
+    )
+    guard wide.isFinite, high.isFinite, wide * high <= Double(SVGRenderer.maximumPixels) else {
+      throw ShapingError(
+        .invalidArgument, input: "the picture",
+        reason:
+          "\(wide.isFinite ? String(Int(min(wide, 1e15))) : "endless") × \(high.isFinite ? String(Int(min(high, 1e15))) : "endless") pixels is more than \(SVGRenderer.maximumPixels); draw it at fewer pixels an em (--em-pixels)"
+      )
+    }
+    let width = max(1, Int(wide))
+    let height = max(1, Int(high))
     let background = options.background.flatMap(RasterImage.RGBA.init(hex:))
     let foreground = RasterImage.RGBA(hex: options.foreground) ?? RasterImage.RGBA(red: 0, green: 0, blue: 0)
     // Gray text on an opaque gray, with no color glyph, no expected run and no highlight: one byte
@@ -481,9 +503,12 @@ public final class SVGRenderer {
         case .paint(let paint, let bounds)?:
           let lineColor = line.label == "expected" ? expectedColor : foreground
           let scale = (face.scaleX / unitsPerPixel, face.scaleY / unitsPerPixel)
-          SVGRenderer.paint(
+          if !SVGRenderer.paint(
             paint, bounds: bounds, face: face.outlines, origin: (x, y), scale: scale, foreground: lineColor,
             onto: &image)
+          {
+            face.tooCostly.insert(placed.glyph.id)
+          }
           continue
         case .layers(let layers, _)?:
           let lineColor = line.label == "expected" ? expectedColor : foreground
@@ -604,9 +629,12 @@ public final class SVGRenderer {
             let foreground =
               RasterImage.RGBA(hex: line.label == "expected" ? "#3060C0" : options.foreground)
               ?? RasterImage.RGBA(red: 0, green: 0, blue: 0)
-            SVGRenderer.paint(
+            if !SVGRenderer.paint(
               paint, bounds: bounds, face: face.outlines, origin: (x - left, y - top), scale: scale,
               foreground: foreground, onto: &image)
+            {
+              face.tooCostly.insert(glyph.id)
+            }
             svg +=
               " x=\"\(minX + left * unitsPerPixel)\" y=\"\(minY + top * unitsPerPixel)\" width=\"\(Double(width) * unitsPerPixel)\" height=\"\(Double(height) * unitsPerPixel)\" preserveAspectRatio=\"none\" xlink:href=\"data:image/png;base64,"
             Base64.encode((try? image.pngBytes()) ?? []).withUnsafeBufferPointer { svg.append($0) }
@@ -868,15 +896,25 @@ public final class SVGRenderer {
 
   /// Paints a `COLR` version 1 glyph onto an image: `origin` is the glyph's origin in the image's
   /// pixels, `scale` pixels per font unit; `bounds` (font units, y down) limit the region painted.
+  /// Returns false, painting nothing, when the graph is too costly to paint (see
+  /// `ColorPainter.workLimit`).
+  @discardableResult
   private static func paint(
     _ paint: ColorPaint, bounds: GlyphOutline.Bounds, face: FreeTypeFace, origin: (Double, Double),
     scale: (Double, Double), foreground: RasterImage.RGBA, onto image: inout RasterImage
-  ) {
+  ) -> Bool {
     let left = max(0, Int((origin.0 + bounds.minX * scale.0).rounded(.down)))
     let top = max(0, Int((origin.1 + bounds.minY * scale.1).rounded(.down)))
     let right = min(image.width, Int((origin.0 + bounds.maxX * scale.0).rounded(.up)) + 1)
     let bottom = min(image.height, Int((origin.1 + bounds.maxY * scale.1).rounded(.up)) + 1)
-    guard left < right, top < bottom else { return }
+    guard left < right, top < bottom else { return true }
+    // Each paint makes a layer the size of the region: a graph whose paints times its pixels
+    // pass the limit is left out (a damaged or hostile table can nest 10,000 paints over a
+    // region thousands of pixels wide).
+    guard
+      paint.paintCount.multipliedReportingOverflow(by: (right - left) * (bottom - top)).partialValue
+        <= ColorPainter.workLimit, paint.paintCount <= ColorPainter.workLimit
+    else { return false }
     let painter = ColorPainter(
       face: face,
       foreground: (
@@ -887,6 +925,7 @@ public final class SVGRenderer {
     let ctm = ColorPaint.Affine(xx: scale.0, yx: 0, xy: 0, yy: -scale.1, dx: origin.0, dy: origin.1)
     let layer = painter.draw(paint, ctm)
     ColorPainter.put(layer, onto: &image, left: left, top: top, width: right - left, height: bottom - top)
+    return true
   }
 
   private static func hex(_ value: UInt8) -> String {

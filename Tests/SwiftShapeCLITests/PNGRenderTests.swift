@@ -131,6 +131,21 @@ struct PNGRenderTests {
     #expect(bad.status == 64 && bad.err.contains("--jobs=0: must be from 1 to 256"))
   }
 
+  /// A picture past `SVGRenderer.maximumPixels` is a one-line error naming its size, with no file
+  /// written; the SVG of the same text is fine (it holds no pixels).
+  @Test func tooLargeAPictureIsAnError() throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(getpid()).png").path
+    let args = [
+      "render", "--font-file", "fonts/NotoSans-Latin.ttf", "--text", "office", "--em-pixels", "90000",
+    ]
+    let png = try swiftshape(args + ["-o", output])
+    #expect(png.status == 64, "\(png.err)")
+    #expect(png.err.contains("the picture:") && png.err.contains("pixels is more than 268435456"))
+    #expect(png.err.split(separator: "\n").count == 1)
+    #expect(!FileManager.default.fileExists(atPath: output))
+    #expect(try swiftshape(args + ["-o", "/dev/null"]).status == 0)
+  }
+
   @Test func badFormatAndTerminalNamesAreErrors() throws {
     let args = ["render", "--font-file", "fonts/NotoSans-Latin.ttf", "--text", "Ta"]
     let format = try swiftshape(args + ["-O", "gif"])

@@ -211,7 +211,7 @@ struct RenderSettings: ShapingCommandSettings {
     case .png:
       out.write(try renderer.image(results, expected: expected, options: svgOptions).pngBytes())
     case .terminal(let preview):
-      let image = renderer.image(results, expected: expected, options: svgOptions)
+      let image = try renderer.image(results, expected: expected, options: svgOptions)
       let png = preview == .blocks ? [] : try image.pngBytes()
       let colorTerm = TerminalPreview.environment("COLORTERM") ?? ""
       out.write(
