@@ -277,9 +277,17 @@ extension SVGRenderer {
     /// Appends the elements of `lines`, whose baselines are `baselines`.
     func write(_ lines: ArraySlice<DrawingLine>, baselines: ArraySlice<Double>, to svg: inout SVGText) {
       svg.reserveCapacity(svg.count + lines.reduce(0) { $0 + 128 * $1.glyphs.count + 16 })
+      // The baseline's y as text, for the glyphs on it (most of a horizontal line's): written once
+      // a line rather than once a glyph.
+      let baselineRoom = UnsafeMutablePointer<UInt8>.allocate(capacity: ByteBuffer.Cursor.longestCoordinate)
+      defer { baselineRoom.deallocate() }
       pieces.bytes.withUnsafeBufferPointer { bytes in
         for (line, originY) in zip(lines, baselines) {
           lineStart.withUnsafeBufferPointer { svg.append($0) }
+          var baselineCursor = ByteBuffer.Cursor(baselineRoom)
+          baselineCursor.coordinate(originY)
+          let baselineText = UnsafeBufferPointer(
+            start: baselineRoom, count: baselineCursor.position - baselineRoom)
           line.place(originY: originY) { glyph, penBefore, penAfter, x, y in
             let entry = pieces.entry(glyph.id)
             let (start, split, end) = (Int(entry.start), Int(entry.split), Int(entry.end))
@@ -293,7 +301,11 @@ extension SVGRenderer {
                 cursor.bytes(UnsafeBufferPointer(rebasing: bytes[start..<split]))
                 cursor.coordinate(x)
                 cursor.literal("\" y=\"")
-                cursor.coordinate(y)
+                if y == originY {
+                  cursor.bytes(baselineText)
+                } else {
+                  cursor.coordinate(y)
+                }
                 cursor.bytes(data)
                 cursor.digits(UInt(glyph.cluster))
                 cursor.literal("\"/>\n")
