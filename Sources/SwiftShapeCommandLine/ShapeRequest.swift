@@ -73,7 +73,9 @@ package struct ShapeRequest {
       pattern: pattern, jobs: output.jobs, iterations: output.iterations, maximumLength: maximumLength)
     if format == .json {
       let document = try shaper.document(input, progress: progress)
-      out.write(document.json(compact ? .compact : .pretty) + "\n")
+      var bytes = document.jsonBytes(compact ? .compact : .pretty)
+      bytes.append(UInt8(ascii: "\n"))
+      bytes.withUnsafeBufferPointer { out.write($0) }
     } else {
       try shaper.run(input, to: out, progress: progress)
     }

@@ -102,8 +102,17 @@ public struct ShapeDocument: Sendable {
 
   /// The document as JSON text, without a final newline.
   public func json(_ layout: Layout = .pretty) -> String {
+    String(decoding: jsonBytes(layout), as: UTF8.self)
+  }
+
+  /// The document as UTF-8 JSON text, without a final newline: `json(_:)` before it is made a
+  /// `String` (for writing out, which then needs no copy of a long text).
+  public func jsonBytes(_ layout: Layout = .pretty) -> [UInt8] {
     let pretty = layout == .pretty
-    var w = JSONWriter(spaced: pretty, capacity: 512)
+    // Room for it all at once (the pretty layout adds about a quarter): growing by doubling had
+    // the kernel fault in the pages of every larger copy.
+    let estimate = entries.reduce(1024) { $0 + ShapeDocument.compactSizeEstimate($1) }
+    var w = JSONWriter(spaced: pretty, capacity: pretty ? estimate + estimate / 4 : estimate)
     w.beginObject()
     writeHeader(&w, pretty: pretty)
     w.beginArray()
@@ -116,7 +125,7 @@ public struct ShapeDocument: Sendable {
     }
     w.endArray(lineBreak: pretty && !entries.isEmpty ? 2 : nil)
     w.endObject(lineBreak: pretty ? 0 : nil)
-    return w.output
+    return w.finish()
   }
 
   /// Everything before the first result in the compact layout: `{"format": … "results":[`.

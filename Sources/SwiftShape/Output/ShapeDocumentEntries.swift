@@ -27,83 +27,117 @@ extension ShapeDocument {
   /// items of the result's own arrays (its glyphs, its trace events, a paragraph's runs) each on
   /// a line of its own, indented by 6 (the array's end by 4), and so the glyphs of each run of a
   /// paragraph (indented by 10, the end by 8); every other array and object on one line.
+  ///
+  /// Speed: the bytes are written through a pointer into room made 4 KiB (or a long string) at a
+  /// time, checked once a token, and keys are kept as ranges of the compact text. Appending a
+  /// byte at a time, each string kept as a new array, made the pretty layout of the English text
+  /// take 150 ms against 33 ms for JSON Lines; an append a token still took 264 million
+  /// instructions.
   private static func relayOut(_ compact: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
-    buffer.reserveCapacity(buffer.count + compact.count + compact.count / 4)
+    let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+    let count = compact.count
     struct Container {
       var isArray: Bool
       /// Items each on a line of its own.
       var itemLines: Bool
       var hasItems = false
-      /// The key the container is the value of.
-      var key: [UInt8]
+      /// The key the container is the value of, where it is in the compact text.
+      var key: Range<Int>
+    }
+    func isKey(_ range: Range<Int>, _ name: StaticString) -> Bool {
+      name.withUTF8Buffer { range.count == $0.count && compact[range].elementsEqual($0) }
     }
     var stack: [Container] = []
-    var inString = false
-    var escaped = false
-    var string: [UInt8] = []
-    var lastString: [UInt8] = []
-    var key: [UInt8] = []
+    var lastString = 0..<0
+    var key = 0..<0
     var itemStarts = false
-    func newline(indent: Int) {
-      buffer.append(UInt8(ascii: "\n"))
-      for _ in 0..<indent { buffer.append(UInt8(ascii: " ")) }
-    }
-    for byte in compact {
-      if inString {
-        buffer.append(byte)
-        if escaped {
-          escaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          escaped = true
-        } else if byte == UInt8(ascii: "\"") {
-          inString = false
-          lastString = string
-          continue
+    var index = 0
+    // The room the next token needs when it did not fit.
+    var needed = 0
+    while index < count {
+      buffer.write(upTo: max(1 << 12, needed)) { start in
+        let limit = start + max(1 << 12, needed)
+        var out = start
+        func put(_ byte: UInt8) {
+          out.pointee = byte
+          out += 1
         }
-        string.append(byte)
-        continue
-      }
-      if itemStarts {
-        itemStarts = false
-        if byte != UInt8(ascii: "]") {
-          newline(indent: 2 * stack.count + 2)
-          stack[stack.count - 1].hasItems = true
+        func newline(indent: Int) {
+          put(UInt8(ascii: "\n"))
+          for _ in 0..<indent { put(UInt8(ascii: " ")) }
         }
-      }
-      switch byte {
-      case UInt8(ascii: "\""):
-        inString = true
-        string.removeAll(keepingCapacity: true)
-        buffer.append(byte)
-      case UInt8(ascii: ":"):
-        key = lastString
-        buffer.append(literal: ": ")
-      case UInt8(ascii: ","):
-        if let top = stack.last, top.isArray, top.itemLines {
-          buffer.append(byte)
-          itemStarts = true
-        } else {
-          buffer.append(literal: ", ")
+        while index < count {
+          let byte = compact[index]
+          // Most bytes (digits, letters) are themselves; copied here in a run while there is room.
+          if !itemStarts, byte > UInt8(ascii: "\""), byte != UInt8(ascii: ","), byte != UInt8(ascii: ":"),
+            byte != UInt8(ascii: "["), byte != UInt8(ascii: "]"), byte != UInt8(ascii: "{"),
+            byte != UInt8(ascii: "}"),
+            out < limit
+          {
+            put(byte)
+            index += 1
+            continue
+          }
+          // A token writes at most a line break, its indent, itself and a space; a string, itself.
+          var end = index
+          if byte == quote {
+            end = index + 1
+            while end < count, compact[end] != quote { end += compact[end] == backslash ? 2 : 1 }
+            end = min(end, count)
+          }
+          let need = end - index + 2 * stack.count + 8
+          guard limit - out >= need else {
+            needed = need
+            break
+          }
+          if itemStarts {
+            itemStarts = false
+            if byte != UInt8(ascii: "]") {
+              newline(indent: 2 * stack.count + 2)
+              stack[stack.count - 1].hasItems = true
+            }
+          }
+          switch byte {
+          case quote:
+            // The string whole, to its closing quote.
+            for position in index..<min(end + 1, count) { put(compact[position]) }
+            lastString = (index + 1)..<max(index + 1, end)
+            index = end + 1
+            continue
+          case UInt8(ascii: ":"):
+            key = lastString
+            put(byte)
+            put(UInt8(ascii: " "))
+          case UInt8(ascii: ","):
+            put(byte)
+            if let top = stack.last, top.isArray, top.itemLines {
+              itemStarts = true
+            } else {
+              put(UInt8(ascii: " "))
+            }
+          case UInt8(ascii: "["), UInt8(ascii: "{"):
+            let isArray = byte == UInt8(ascii: "[")
+            // The result is the container at depth 1; its own arrays are at depth 2, the glyphs
+            // of a paragraph's runs at depth 4.
+            let depth = stack.count + 1
+            let itemLines =
+              isArray
+              && (depth == 2
+                || (depth == 4 && isKey(key, "glyphs") && isKey(stack[1].key, "runs"))
+                || (depth == 4 && isKey(key, "runs") && isKey(stack[1].key, "lines"))
+                || (depth == 6 && isKey(key, "glyphs") && isKey(stack[1].key, "lines")))
+            stack.append(Container(isArray: isArray, itemLines: itemLines, key: key))
+            put(byte)
+            if itemLines { itemStarts = true }
+          case UInt8(ascii: "]"), UInt8(ascii: "}"):
+            if let top = stack.popLast(), top.itemLines, top.hasItems { newline(indent: 2 * stack.count + 2) }
+            put(byte)
+          default:
+            put(byte)
+          }
+          index += 1
         }
-      case UInt8(ascii: "["), UInt8(ascii: "{"):
-        let isArray = byte == UInt8(ascii: "[")
-        // The result is the container at depth 1; its own arrays are at depth 2, the glyphs of a
-        // paragraph's runs at depth 4.
-        let depth = stack.count + 1
-        let itemLines =
-          isArray
-          && (depth == 2
-            || (depth == 4 && key == Array("glyphs".utf8) && stack[1].key == Array("runs".utf8))
-            || (depth == 4 && key == Array("runs".utf8) && stack[1].key == Array("lines".utf8))
-            || (depth == 6 && key == Array("glyphs".utf8) && stack[1].key == Array("lines".utf8)))
-        stack.append(Container(isArray: isArray, itemLines: itemLines, key: key))
-        buffer.append(byte)
-        if itemLines { itemStarts = true }
-      case UInt8(ascii: "]"), UInt8(ascii: "}"):
-        if let top = stack.popLast(), top.itemLines, top.hasItems { newline(indent: 2 * stack.count + 2) }
-        buffer.append(byte)
-      default:
-        buffer.append(byte)
+        return out - start
       }
     }
   }
