@@ -175,6 +175,24 @@ struct Benchmarks {
     ]
   }
 
+  /// The JSON document (`shape`'s default output, pretty and whole) against `hb-shape -O json`,
+  /// CPU time, paired runs.
+  func document(_ corpus: Corpus) -> Figure {
+    var ours: [Double] = []
+    var theirs: [Double] = []
+    for _ in 0..<trials {
+      ours.append(checked([swiftshape, "shape", "--font-file", corpus.font, "--text-file", corpus.text]).cpu)
+      theirs.append(
+        checked([hbShape, "-O", "json", "--font-file", corpus.font, "--text-file", corpus.text]).cpu)
+    }
+    let ratio = Measure.median(zip(theirs, ours).map { $0 / $1 })
+    return Figure(
+      name: "document \(corpus.name) vs hb-shape", value: ratio, target: "> 1× (faster)", met: ratio > 1,
+      detail:
+        "swiftshape \(fixed(Measure.median(ours) * 1e3, 0)) ms, hb-shape \(fixed(Measure.median(theirs) * 1e3, 0)) ms"
+    )
+  }
+
   /// Start-up: shaping one word, whole process, wall time.
   func startUp(font: String) -> Figure {
     var ours: [Double] = []

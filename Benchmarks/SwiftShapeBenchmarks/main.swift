@@ -94,7 +94,8 @@ func measureAll() throws -> [Figure] {
       "\(figure.met ? "ok  " : "MISS") \(figure.name): \(fixed(figure.value)) (target \(figure.target))\(detail)"
     )
   }
-  // SWIFTSHAPE_BENCHMARK_ONLY=library,start-up (for example) measures only those kinds of figure.
+  // SWIFTSHAPE_BENCHMARK_ONLY=library,start-up (for example) measures only those kinds of figure
+  // (library, command, document, start-up, parallel, memory, render).
   let only = getenv("SWIFTSHAPE_BENCHMARK_ONLY").map {
     String(cString: $0).split(separator: ",").map(String.init)
   }
@@ -107,6 +108,7 @@ func measureAll() throws -> [Figure] {
       for figure in benchmarks.command(corpus) { report(figure) }
     }
   }
+  if wanted("document") { report(benchmarks.document(corpora[0])) }
   if wanted("start-up") { report(benchmarks.startUp(font: corpora[0].font)) }
   if wanted("parallel") { report(try benchmarks.parallel(corpora[0], large: large)) }
   if wanted("memory") { report(benchmarks.memory(corpora[0], large: large)) }
