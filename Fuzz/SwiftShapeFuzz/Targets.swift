@@ -103,9 +103,6 @@ func fuzzShaping(_ bytes: UnsafeBufferPointer<UInt8>) {
 }
 
 func fuzzOutlines(_ bytes: UnsafeBufferPointer<UInt8>) {
-  // Paint graphs are painted up to a smaller cost than the command's, so that a costly one (which
-  // the limit exists for) is met within the fuzzer's time limit.
-  ColorPainter.workLimit = 1 << 20
   guard let input = FontInput(bytes) else { return }
   let variations = input.flags & 0x04 != 0 ? [Variation("wght", 700)] : []
   guard
@@ -126,6 +123,9 @@ func fuzzOutlines(_ bytes: UnsafeBufferPointer<UInt8>) {
   // Small pictures: the raster path (and color glyphs: bitmaps, COLR layers and paint graphs read
   // by the table reader) on every input.
   svgOptions.pixelsPerEm = 24
+  // Paint graphs are painted up to a smaller cost than the command's, so that a costly one (which
+  // the limit exists for) is met within the fuzzer's time limit.
+  svgOptions.paintLimit = 1 << 20
   let renderer = SVGRenderer(font: font, outlines: outlines)
   let svg = renderer.svg([result], expected: result.glyphs, options: svgOptions)
   precondition(svg.hasSuffix("</svg>\n"), "an unfinished SVG")

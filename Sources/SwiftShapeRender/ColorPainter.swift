@@ -12,12 +12,8 @@
 /// taken back through the transform into the paint's space); transforms compose; composites
 /// combine two layers by their mode. Porter–Duff modes and the separable blend modes are exact;
 /// the four HSL modes (hue, saturation, color, luminosity) are drawn as source-over.
-package struct ColorPainter {
+struct ColorPainter {
   typealias Affine = ColorPaint.Affine
-
-  /// The most paint layers times pixels one glyph's graph may cost (2²⁸: at 256 pixels an em, a
-  /// glyph 300 pixels square may have 2,900 paints; our COLR fonts' glyphs have up to a dozen).
-  nonisolated(unsafe) package static var workLimit = 1 << 28
 
   let face: FreeTypeFace
   /// The foreground color, for palette index 0xFFFF, straight, 0…1.

@@ -23,6 +23,10 @@ public struct SVGOptions: Sendable {
   public var color = true
   /// The `CPAL` palette for `COLR` glyphs.
   public var palette = 0
+  /// The most a `COLR` version 1 glyph may cost to paint, in paints times the pixels they cover;
+  /// a costlier graph (a damaged or hostile table can nest 10,000 paints) is left out with a note.
+  /// The default, 2²⁸, lets a glyph 300 pixels square at the default size have 2,900 paints.
+  public var paintLimit = 1 << 28
   /// Polygons drawn in translucent red over the first line, in its coordinates (the result's
   /// units, y up, from the line's origin): the area colliding glyphs share in a failure's picture.
   public var overlays: [[(x: Double, y: Double)]] = []
@@ -505,7 +509,7 @@ public final class SVGRenderer {
           let scale = (face.scaleX / unitsPerPixel, face.scaleY / unitsPerPixel)
           if !SVGRenderer.paint(
             paint, bounds: bounds, face: face.outlines, origin: (x, y), scale: scale, foreground: lineColor,
-            onto: &image)
+            limit: options.paintLimit, onto: &image)
           {
             face.tooCostly.insert(placed.glyph.id)
           }
@@ -631,7 +635,7 @@ public final class SVGRenderer {
               ?? RasterImage.RGBA(red: 0, green: 0, blue: 0)
             if !SVGRenderer.paint(
               paint, bounds: bounds, face: face.outlines, origin: (x - left, y - top), scale: scale,
-              foreground: foreground, onto: &image)
+              foreground: foreground, limit: options.paintLimit, onto: &image)
             {
               face.tooCostly.insert(glyph.id)
             }
@@ -897,11 +901,11 @@ public final class SVGRenderer {
   /// Paints a `COLR` version 1 glyph onto an image: `origin` is the glyph's origin in the image's
   /// pixels, `scale` pixels per font unit; `bounds` (font units, y down) limit the region painted.
   /// Returns false, painting nothing, when the graph is too costly to paint (see
-  /// `ColorPainter.workLimit`).
+  /// `SVGOptions.paintLimit`).
   @discardableResult
   private static func paint(
     _ paint: ColorPaint, bounds: GlyphOutline.Bounds, face: FreeTypeFace, origin: (Double, Double),
-    scale: (Double, Double), foreground: RasterImage.RGBA, onto image: inout RasterImage
+    scale: (Double, Double), foreground: RasterImage.RGBA, limit: Int, onto image: inout RasterImage
   ) -> Bool {
     let left = max(0, Int((origin.0 + bounds.minX * scale.0).rounded(.down)))
     let top = max(0, Int((origin.1 + bounds.minY * scale.1).rounded(.down)))
@@ -913,7 +917,7 @@ public final class SVGRenderer {
     // region thousands of pixels wide).
     guard
       paint.paintCount.multipliedReportingOverflow(by: (right - left) * (bottom - top)).partialValue
-        <= ColorPainter.workLimit, paint.paintCount <= ColorPainter.workLimit
+        <= limit, paint.paintCount <= limit
     else { return false }
     let painter = ColorPainter(
       face: face,

@@ -119,3 +119,27 @@ struct SVGLineWriterTests {
     }
   }
 }
+
+/// A `COLR` version 1 graph costlier than `SVGOptions.paintLimit` is left out, with a note, in PNG
+/// and SVG alike; within the limit it is painted.
+@Suite("Costly color paint graphs")
+struct PaintLimitTests {
+  @Test func costlyGraphsAreLeftOutWithANote() throws {
+    let font = try ShapingFont(file: "\(Paths.fixtures)/render/fonts/ColorPaints-Test.ttf")
+    let result = try font.shape("a")
+    var options = SVGOptions()
+    options.pixelsPerEm = 32
+    options.background = nil
+    let painted = try SVGRenderer(font: font)
+    let full = try painted.image([result], options: options)
+    #expect(painted.notes.isEmpty)
+    #expect(full.pixels.contains { $0 != 0 })
+    options.paintLimit = 1
+    let limited = try SVGRenderer(font: font)
+    let empty = try limited.image([result], options: options)
+    _ = limited.svg([result], options: options)
+    #expect(!empty.pixels.contains { $0 != 0 })
+    #expect(limited.notes.count == 1)
+    #expect(limited.notes.first?.contains("too costly to paint") == true)
+  }
+}
