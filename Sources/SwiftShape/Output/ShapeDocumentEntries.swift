@@ -54,38 +54,41 @@ extension ShapeDocument {
     var index = 0
     // The room the next token needs when it did not fit.
     var needed = 0
+    // A line break and an indent of `indent` spaces at `out`.
+    func newline(_ out: inout UnsafeMutablePointer<UInt8>, indent: Int) {
+      out.pointee = UInt8(ascii: "\n")
+      (out + 1).update(repeating: UInt8(ascii: " "), count: indent)
+      out += 1 + indent
+    }
     while index < count {
       buffer.write(upTo: max(1 << 12, needed)) { start in
         let limit = start + max(1 << 12, needed)
         var out = start
-        func put(_ byte: UInt8) {
-          out.pointee = byte
-          out += 1
-        }
-        func newline(indent: Int) {
-          put(UInt8(ascii: "\n"))
-          for _ in 0..<indent { put(UInt8(ascii: " ")) }
-        }
-        while index < count {
-          let byte = compact[index]
+        // The position in a local while the room lasts (a captured variable lives in memory).
+        var at = index
+        defer { index = at }
+        let bytes = compact.baseAddress!
+        while at < count {
+          let byte = bytes[at]
           // Most bytes (digits, letters) are themselves; copied here in a run while there is room.
           if !itemStarts, byte > UInt8(ascii: "\""), byte != UInt8(ascii: ","), byte != UInt8(ascii: ":"),
             byte != UInt8(ascii: "["), byte != UInt8(ascii: "]"), byte != UInt8(ascii: "{"),
             byte != UInt8(ascii: "}"),
             out < limit
           {
-            put(byte)
-            index += 1
+            out.pointee = byte
+            out += 1
+            at += 1
             continue
           }
           // A token writes at most a line break, its indent, itself and a space; a string, itself.
-          var end = index
+          var end = at
           if byte == quote {
-            end = index + 1
-            while end < count, compact[end] != quote { end += compact[end] == backslash ? 2 : 1 }
+            end = at + 1
+            while end < count, bytes[end] != quote { end += bytes[end] == backslash ? 2 : 1 }
             end = min(end, count)
           }
-          let need = end - index + 2 * stack.count + 8
+          let need = end - at + 2 * stack.count + 8
           guard limit - out >= need else {
             needed = need
             break
@@ -93,27 +96,32 @@ extension ShapeDocument {
           if itemStarts {
             itemStarts = false
             if byte != UInt8(ascii: "]") {
-              newline(indent: 2 * stack.count + 2)
+              newline(&out, indent: 2 * stack.count + 2)
               stack[stack.count - 1].hasItems = true
             }
           }
           switch byte {
           case quote:
             // The string whole, to its closing quote.
-            for position in index..<min(end + 1, count) { put(compact[position]) }
-            lastString = (index + 1)..<max(index + 1, end)
-            index = end + 1
+            let length = min(end + 1, count) - at
+            out.update(from: bytes + at, count: length)
+            out += length
+            lastString = (at + 1)..<max(at + 1, end)
+            at = end + 1
             continue
           case UInt8(ascii: ":"):
             key = lastString
-            put(byte)
-            put(UInt8(ascii: " "))
+            out[0] = byte
+            out[1] = UInt8(ascii: " ")
+            out += 2
           case UInt8(ascii: ","):
-            put(byte)
+            out.pointee = byte
+            out += 1
             if let top = stack.last, top.isArray, top.itemLines {
               itemStarts = true
             } else {
-              put(UInt8(ascii: " "))
+              out.pointee = UInt8(ascii: " ")
+              out += 1
             }
           case UInt8(ascii: "["), UInt8(ascii: "{"):
             let isArray = byte == UInt8(ascii: "[")
@@ -127,15 +135,20 @@ extension ShapeDocument {
                 || (depth == 4 && isKey(key, "runs") && isKey(stack[1].key, "lines"))
                 || (depth == 6 && isKey(key, "glyphs") && isKey(stack[1].key, "lines")))
             stack.append(Container(isArray: isArray, itemLines: itemLines, key: key))
-            put(byte)
+            out.pointee = byte
+            out += 1
             if itemLines { itemStarts = true }
           case UInt8(ascii: "]"), UInt8(ascii: "}"):
-            if let top = stack.popLast(), top.itemLines, top.hasItems { newline(indent: 2 * stack.count + 2) }
-            put(byte)
+            if let top = stack.popLast(), top.itemLines, top.hasItems {
+              newline(&out, indent: 2 * stack.count + 2)
+            }
+            out.pointee = byte
+            out += 1
           default:
-            put(byte)
+            out.pointee = byte
+            out += 1
           }
-          index += 1
+          at += 1
         }
         return out - start
       }
