@@ -25,11 +25,11 @@ extension Font {
   /// The glyph's outline (`glyf`, `CFF`, `CFF2`, with the font's variations applied), in the
   /// font's scale; empty for a glyph with no outline (a space, a bitmap-only glyph, an unknown ID).
   ///
-  /// The corresponding C function is `hb_font_get_glyph_shape`.
+  /// The corresponding C function is `hb_font_draw_glyph` (`hb_font_get_glyph_shape` before HarfBuzz 7).
   public func outline(of glyph: UInt32) -> GlyphPath {
     var outline = GlyphPath()
     withUnsafeMutablePointer(to: &outline) { pointer in
-      hb_font_get_glyph_shape(self.pointer, glyph, OutlineDrawing.funcs, pointer)
+      swiftshape_hb_font_draw_glyph(self.pointer, glyph, OutlineDrawing.funcs, pointer)
     }
     return outline
   }
