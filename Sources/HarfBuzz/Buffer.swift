@@ -182,11 +182,11 @@ public final class Buffer {
   /// How characters are grouped into clusters. The corresponding C type is
   /// `hb_buffer_cluster_level_t`.
   ///
-  /// HarfBuzz defines three levels (`allCases`); it takes any other value too, as hb-shape's
+  /// HarfBuzz defines three levels, four from 11.0.0 (`allCases`); it takes any other value too, as hb-shape's
   /// `--cluster-level` passes it on, and treats it as unlike each of the three wherever it
   /// compares.
   public struct ClusterLevel: RawRepresentable, Sendable, Hashable, CaseIterable, Codable {
-    /// The level's number: 0, 1 or 2 for HarfBuzz's own.
+    /// The level's number: 0 to 2 (3 from HarfBuzz 11.0.0) for HarfBuzz's own.
     public var rawValue: Int32
 
     /// The level of this number, defined or not.
@@ -199,8 +199,15 @@ public final class Buffer {
     /// Every character its own cluster, clusters in glyph order.
     public static let characters = ClusterLevel(rawValue: 2)
 
-    /// The levels HarfBuzz defines.
-    public static let allCases: [ClusterLevel] = [.monotoneGraphemes, .monotoneCharacters, .characters]
+    /// Graphemes merged as at level 0, without monotone order (HarfBuzz 11.0.0 and later:
+    /// `EngineFeature.clusterLevelGraphemes`).
+    public static let graphemes = ClusterLevel(rawValue: 3)
+
+    /// The levels HarfBuzz defines: 0 to 2, and 3 where SwiftShape was built with HarfBuzz 11.0.0
+    /// or later.
+    public static let allCases: [ClusterLevel] =
+      [.monotoneGraphemes, .monotoneCharacters, .characters]
+      + (swiftshape_hb_has_cluster_level_graphemes() ? [.graphemes] : [])
 
     /// The defined level of this number, nil for any other.
     public init?(defined rawValue: Int) {
@@ -233,6 +240,17 @@ public final class Buffer {
       hb_buffer_set_invisible_glyph(pointer, newValue)
       hasSettings = true
     }
+  }
+
+  /// Sets the glyph a variation selector becomes when the font does not map it with its base
+  /// (by default it is removed); returns false, and sets nothing, when SwiftShape was built with a
+  /// HarfBuzz before 10.0.0 (`EngineFeature.notFoundVariationSelectorGlyph`).
+  ///
+  /// The corresponding C function is `hb_buffer_set_not_found_variation_selector_glyph`.
+  @discardableResult
+  public func setNotFoundVariationSelectorGlyph(_ glyph: UInt32) -> Bool {
+    hasSettings = true
+    return swiftshape_hb_buffer_set_not_found_variation_selector_glyph(pointer, glyph)
   }
 
   /// The glyph for characters the font does not cover; 0, `.notdef`, by default.

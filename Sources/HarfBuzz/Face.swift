@@ -212,3 +212,11 @@ extension Face {
     return String(cChars: chars)
   }
 }
+
+extension Face {
+  /// The face loaders this HarfBuzz has, its default first (`ot`, `ft`, … from HarfBuzz 11.0.0;
+  /// `ot` alone before). SwiftShape loads every face with `ot`, HarfBuzz's own.
+  ///
+  /// The corresponding C function is `hb_face_list_loaders`.
+  public static let loaders: [String] = cStrings(swiftshape_hb_face_list_loaders())
+}

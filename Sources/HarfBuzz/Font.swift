@@ -52,6 +52,12 @@ public final class Font: @unchecked Sendable {
     public var pointSize: Float = 0
     /// Synthetic slant: the tangent of the angle text leans by (0.2 is about 11°).
     public var syntheticSlant: Float = 0
+    /// Synthetic bold, or nil for none; applied only where the engine has it
+    /// (`EngineFeature.syntheticBold`: HarfBuzz 7.0.0).
+    public var syntheticBold: SyntheticBold?
+    /// A named instance of a variable font (its index in `fvar`), set before `variations`, which
+    /// apply over it; nil for the default instance.
+    public var namedInstance: UInt32?
     /// Variation-axis settings in design coordinates.
     public var variations: [Variation] = []
     /// The font functions.
@@ -64,10 +70,29 @@ public final class Font: @unchecked Sendable {
     public init() {}
   }
 
+  /// Synthetic emboldening: outlines widened by `x` and `y`, in em units (0.02 is a little bolder);
+  /// `inPlace` keeps the advances as they are (a grade), otherwise they grow with the outlines.
+  public struct SyntheticBold: Sendable, Hashable {
+    /// Horizontal strength, in em units.
+    public var x: Float
+    /// Vertical strength, in em units.
+    public var y: Float
+    /// Whether the advances stay as they are.
+    public var inPlace: Bool
+
+    /// Emboldening by `x` and `y`, in place or growing the advances.
+    public init(x: Float, y: Float, inPlace: Bool = false) {
+      self.x = x
+      self.y = y
+      self.inPlace = inPlace
+    }
+  }
+
   /// Makes a font of `face` with `configuration`.
   ///
   /// The corresponding C functions are `hb_font_create`, `hb_font_set_scale`, `hb_font_set_ppem`,
-  /// `hb_font_set_ptem`, `hb_font_set_synthetic_slant`, `hb_font_set_variations` and
+  /// `hb_font_set_ptem`, `hb_font_set_synthetic_bold`, `hb_font_set_synthetic_slant`,
+  /// `hb_font_set_var_named_instance`, `hb_font_set_variations` and
   /// `hb_ot_font_set_funcs` or `hb_ft_font_set_funcs`, called in hb-shape's order.
   public init(face: Face, configuration: Configuration = Configuration()) {
     let font = hb_font_create(face.pointer)!  // never NULL: the empty font at worst
@@ -76,7 +101,13 @@ public final class Font: @unchecked Sendable {
     hb_font_set_scale(font, scale.x, scale.y)
     hb_font_set_ppem(font, configuration.ppem.x, configuration.ppem.y)
     hb_font_set_ptem(font, configuration.pointSize)
+    if let bold = configuration.syntheticBold {
+      // False, and nothing done, when SwiftShape was built with a HarfBuzz before 7.0.0: callers
+      // check `EngineFeature.syntheticBold` first.
+      _ = swiftshape_hb_font_set_synthetic_bold(font, bold.x, bold.y, bold.inPlace)
+    }
     hb_font_set_synthetic_slant(font, configuration.syntheticSlant)
+    if let instance = configuration.namedInstance { hb_font_set_var_named_instance(font, instance) }
     let variations = configuration.variations.map(\.raw)
     hb_font_set_variations(font, variations, UInt32(variations.count))
     switch configuration.functions {
@@ -230,4 +261,24 @@ extension String {
   init(cChars: [CChar]) {
     self = String(decoding: cChars.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
+}
+
+extension Font.Functions {
+  /// The names of the font functions this HarfBuzz was built with, its default first (`ot`, `ft`,
+  /// and `fontations` in builds with it, from HarfBuzz 11.0.0; `ot` and `ft` before).
+  ///
+  /// The corresponding C function is `hb_font_list_funcs`.
+  public static let listed: [String] = cStrings(swiftshape_hb_font_list_funcs())
+}
+
+/// The strings of a NULL-terminated list HarfBuzz owns.
+func cStrings(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [String] {
+  guard let list else { return [] }
+  var result: [String] = []
+  var index = 0
+  while let name = list[index] {
+    result.append(String(cString: name))
+    index += 1
+  }
+  return result
 }

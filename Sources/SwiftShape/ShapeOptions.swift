@@ -24,6 +24,10 @@ public struct ShapeOptions: Sendable, Hashable, Codable {
   public var invisibleGlyph: UInt32 = 0
   /// The glyph for characters the font does not cover; 0 is `.notdef`.
   public var notFoundGlyph: UInt32 = 0
+  /// The glyph a variation selector becomes when the font does not map it with its base; nil
+  /// removes it (HarfBuzz's default). Needs HarfBuzz 10.0.0 (`EngineFeature`), else shaping with
+  /// it fails.
+  public var notFoundVariationSelectorGlyph: UInt32?
   /// The shapers to try in order (`ot`, `fallback`); nil for HarfBuzz's default list.
   public var shapers: [String]?
   /// Whether each glyph carries its name (`gidN` when the font has none).

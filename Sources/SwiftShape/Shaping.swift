@@ -64,6 +64,11 @@ extension ShapingFont {
     if options.clusterLevel != .monotoneGraphemes { buffer.clusterLevel = options.clusterLevel }
     if options.invisibleGlyph != 0 { buffer.invisibleGlyph = options.invisibleGlyph }
     if options.notFoundGlyph != 0 { buffer.notFoundGlyph = options.notFoundGlyph }
+    if let glyph = options.notFoundVariationSelectorGlyph, !buffer.setNotFoundVariationSelectorGlyph(glyph) {
+      throw ShapingError(
+        .invalidArgument, input: "not-found variation selector glyph",
+        reason: EngineFeature.notFoundVariationSelectorGlyph.unavailableReason)
+    }
     if options.verify { buffer.flags.insert(.verify) }
     buffer.guessSegmentProperties()
 

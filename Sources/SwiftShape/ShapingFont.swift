@@ -24,6 +24,11 @@ public final class ShapingFont: Sendable {
     public var variations: [Variation] = []
     /// Synthetic slant (0.2 leans about 11°).
     public var syntheticSlant: Float = 0
+    /// Synthetic bold or grade (HarfBuzz 7.0.0 and later: `EngineFeature.syntheticBold`); nil for
+    /// none. On an older engine a font with it is refused.
+    public var syntheticBold: Font.SyntheticBold?
+    /// A named instance of a variable font, by its index in `fvar`; `variations` apply over it.
+    public var namedInstance: UInt32?
     /// Pixels per em, x and y, for hinting and device tables; 0 for none.
     public var ppem: (x: UInt32, y: UInt32) {
       get { (ppemStorage[0], ppemStorage[1]) }
@@ -166,6 +171,15 @@ public final class ShapingFont: Sendable {
   ///   - options: the size, variations and font functions.
   public init(face: Face, file: String, options: Options = Options()) throws {
     try ShapingFont.check(options)
+    if let instance = options.namedInstance, !options.allowsAnyValue {
+      let count = face.namedInstances.count
+      guard instance < count else {
+        throw ShapingError(
+          .invalidArgument, input: "named instance \(instance)",
+          reason: count == 0
+            ? "\(file) has no named instances" : "\(file) has \(count) named instances (0 to \(count - 1))")
+      }
+    }
     var configuration = Font.Configuration()
     let scale = options.size.scale(unitsPerEm: face.unitsPerEm)
     configuration.scale = scale
@@ -176,6 +190,8 @@ public final class ShapingFont: Sendable {
       configuration.pointSize = options.pointSize
     }
     configuration.syntheticSlant = options.syntheticSlant
+    configuration.syntheticBold = options.syntheticBold
+    configuration.namedInstance = options.namedInstance
     configuration.variations = options.variations
     configuration.functions = options.functions
     configuration.freeTypeLoadFlags = options.freeTypeLoadFlags
@@ -189,6 +205,10 @@ public final class ShapingFont: Sendable {
   }
 
   private static func check(_ options: Options) throws {
+    if options.syntheticBold != nil, !EngineFeature.syntheticBold.isAvailable {
+      throw ShapingError(
+        .invalidArgument, input: "synthetic bold", reason: EngineFeature.syntheticBold.unavailableReason)
+    }
     if options.allowsAnyValue, !isPoints(options.size) { return }
     switch options.size {
     case .unitsPerEm: break

@@ -55,11 +55,8 @@ struct SwiftShapeCommand: ParsableCommand {
     // reflection on the options); anything else, and any error, takes the full parser and its
     // messages.
     if arguments == ["--version"] {
-      // Installed as hb-shape, its version lines (the HarfBuzz it runs with, and its shapers).
-      print(
-        Persona.current == .hbShape
-          ? "hb-shape (HarfBuzz) \(harfBuzzVersion)\nAvailable shapers: \(HarfBuzz.shapers.joined(separator: ","))"
-          : versionString)
+      // Installed as hb-shape, the version lines of the hb-shape of the HarfBuzz it runs with.
+      print(Persona.current == .hbShape ? HBShapeRelease.linked.versionText : versionString)
       return
     }
     switch fastCommand(arguments) {

@@ -18,6 +18,9 @@ package struct FontSettings: Sendable, Equatable {
   package var fallbackFiles: [String] = []
   /// `--no-fallback`.
   package var noFallback = false
+  /// `--list-font-funcs`, `--list-face-loaders`.
+  package var listFontFunctions = false
+  package var listFaceLoaders = false
   /// The rest of the font's settings: ppem, ptem, slant, font functions, load flags, variations.
   package var options = ShapingFont.Options()
 
@@ -59,7 +62,9 @@ package struct FontSettings: Sendable, Equatable {
         help:
           "With --paragraph: use the one font, even for characters it lacks (they are listed in the JSON)."
       ) { $0.font.noFallback = true },
-      .value("--face-index", valueName: "index", help: "The face of a font collection (.ttc, .otc) to use.") {
+      .value(
+        "-y", "--face-index", valueName: "index", help: "The face of a font collection (.ttc, .otc) to use."
+      ) {
         $0.font.faceIndex = try integer($1, "--face-index", $0.persona, wrapsToUnsigned: true)
       },
       .value(
@@ -122,6 +127,7 @@ package struct FontSettings: Sendable, Equatable {
         }
         $0.font.options.syntheticSlant = Float(slant)
       },
+    ] + newerEngineDeclarations() + [
       .value(
         "--font-funcs", valueName: "ot|ft",
         help: "The font functions: ot (HarfBuzz's own, default) or ft (FreeType)."
@@ -153,6 +159,73 @@ package struct FontSettings: Sendable, Equatable {
     ]
   }
 
+  /// The options of what newer engines offer, each declared only where SwiftShape was built with
+  /// an engine that has it (so `--help` lists only what the engine in use supports), and, under
+  /// the name hb-shape, taken only where the linked release's hb-shape has the option.
+  static func newerEngineDeclarations<S: ShapingCommandSettings>() -> [OptionDeclaration<S>] {
+    var declarations: [OptionDeclaration<S>] = []
+    if EngineFeature.syntheticBold.isAvailable {
+      for (name, inPlace) in [("--font-bold", false), ("--font-grade", true)] as [(StaticString, Bool)] {
+        declarations.append(
+          .value(
+            name, valueName: "1/2 numbers",
+            help: inPlace
+              ? "Synthetic grade: outlines widened by x (and y) em units, advances kept (e.g. 0.02)."
+              : "Synthetic bold: outlines widened by x (and y) em units, advances grown (e.g. 0.02)."
+          ) { settings, value in
+            try requireHBShape(settings.persona, has: HBShapeRelease.linked.hasFontBoldAndNamedInstance, name)
+            let strength: (Double, Double)
+            if settings.persona == .hbShape {
+              guard let pair = HBShapeSyntax.numberPair(value) else {
+                throw ShapingError(
+                  .invalidArgument, input: "\(name)=\(value)", reason: "not one or two numbers")
+              }
+              strength = pair
+            } else {
+              strength = try parseNumbers(value, option: name.description, range: -1...1)
+            }
+            settings.font.options.syntheticBold = Font.SyntheticBold(
+              x: Float(strength.0), y: Float(strength.1), inPlace: inPlace)
+          })
+      }
+    }
+    declarations.append(
+      .value(
+        "--named-instance", valueName: "index",
+        help:
+          "A named instance of a variable font, by its index (0 is the first); --variations apply over it."
+      ) { settings, value in
+        try requireHBShape(
+          settings.persona, has: HBShapeRelease.linked.hasFontBoldAndNamedInstance, "--named-instance")
+        settings.font.options.namedInstance = try integer(
+          value, "--named-instance", settings.persona, wrapsToUnsigned: true)
+      })
+    declarations.append(
+      .value(
+        "--face-loader", valueName: "ot",
+        help: "How faces are loaded: ot, HarfBuzz's own (the only one SwiftShape uses)."
+      ) { settings, value in
+        try requireHBShape(settings.persona, has: HBShapeRelease.linked.hasFaceLoader, "--face-loader")
+        let loaders = Face.loaders
+        guard value == "ot" else {
+          throw ShapingError(
+            .invalidArgument, input: "--face-loader=\(value)",
+            reason: loaders.contains(value)
+              ? "SwiftShape loads faces with HarfBuzz's own loader, ot"
+              : "unknown face loader (\(loaders.joined(separator: ", ")))")
+        }
+      })
+    declarations.append(
+      .flag("--list-font-funcs", help: "List the font functions this HarfBuzz has, and exit.") {
+        $0.font.listFontFunctions = true
+      })
+    declarations.append(
+      .flag("--list-face-loaders", help: "List the face loaders this HarfBuzz has, and exit.") {
+        $0.font.listFaceLoaders = true
+      })
+    return declarations
+  }
+
   /// Parses one or two numbers separated by a space or comma; one number stands for both.
   package static func parseNumbers(_ text: String, option: String, range: ClosedRange<Double>) throws -> (
     Double, Double
@@ -168,4 +241,11 @@ package struct FontSettings: Sendable, Equatable {
     }
     return (values[0], values.count == 2 ? values[1] : values[0])
   }
+}
+
+/// Under the name hb-shape, an option the linked release's hb-shape does not have is unknown, as
+/// it is to that hb-shape.
+func requireHBShape(_ persona: Persona, has option: Bool, _ name: StaticString) throws {
+  guard persona == .hbShape, !option else { return }
+  throw ShapingError(.invalidArgument, input: name.description, reason: "unknown option")
 }

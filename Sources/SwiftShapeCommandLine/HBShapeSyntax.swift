@@ -79,6 +79,13 @@ package enum HBShapeSyntax {
     return .scale(x: scale(x), y: scale(y ?? x))
   }
 
+  /// `--font-bold`, `--font-grade`: one or two numbers read as `sscanf("%lf%*[ ,]%lf")`; one
+  /// stands for both.
+  package static func numberPair(_ text: String) -> (Double, Double)? {
+    guard let (x, y) = scanPair(text, { strtod($0, &$1) }) else { return nil }
+    return (x, y ?? x)
+  }
+
   /// `--font-ppem`: one or two integers read as `sscanf("%d%*[ ,]%d")`, stored unsigned.
   package static func ppem(_ text: String) -> (UInt32, UInt32)? {
     guard let (x, y) = scanPair(text, { strtol($0, &$1, 10) }) else { return nil }
@@ -105,9 +112,12 @@ package enum HBShapeSyntax {
     text.split(whereSeparator: { $0 == "," || $0 == " " }).compactMap(Variation.init(harfBuzzString:))
   }
 
-  /// `--font-funcs`: `ot` or `ft`, in any case.
-  package static func fontFunctions(_ text: String) -> Font.Functions? {
-    Font.Functions(rawValue: text.lowercased())
+  /// `--font-funcs`: before HarfBuzz 11.0.0, `ot` or `ft` in any case; from 11.0.0, the exact
+  /// name of font functions HarfBuzz lists (`HBShapeRelease.fontFunctionsByExactName`).
+  package static func fontFunctions(_ text: String, release: HBShapeRelease = .linked) -> Font.Functions? {
+    guard release.fontFunctionsByExactName else { return Font.Functions(rawValue: text.lowercased()) }
+    guard Font.Functions.listed.contains(text) else { return nil }
+    return Font.Functions(rawValue: text)
   }
 
   /// `--shapers`: the list split at every comma; each piece, empty ones included, must name an

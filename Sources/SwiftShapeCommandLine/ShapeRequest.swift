@@ -63,7 +63,7 @@ package struct ShapeRequest {
     to out: some LineShaperOutput, compact: Bool = false,
     progress: ((_ read: Int, _ size: Int) -> Void)? = nil
   ) throws {
-    let shaper = LineShaper(
+    var shaper = LineShaper(
       font: font, options: options,
       format: format == .jsonl || format == .json
         ? .jsonLines
@@ -71,6 +71,11 @@ package struct ShapeRequest {
           output.hbFormat(format == .hbJSON ? .json : .text), showText: output.showsText,
           showUnicode: output.showsUnicode, showLineNumbers: output.showsLineNumber),
       pattern: pattern, jobs: output.jobs, iterations: output.iterations, maximumLength: maximumLength)
+    if options.trace, format == .text || format == .hbJSON, HBShapeRelease.linked.tracesToStandardError {
+      // As the hb-shape of the engine in use prints them.
+      shaper.traceDestination = .standardError
+      shaper.jobs = 1
+    }
     if format == .json {
       let document = try shaper.document(input, progress: progress)
       var bytes = document.jsonBytes(compact ? .compact : .pretty)
@@ -93,7 +98,9 @@ extension ShapingCommandSettings {
     (options.textBefore, options.textAfter) = try text.context(persona: persona)
     var font = FontSpecification(
       faceIndex: self.font.faceIndex, options: try self.font.shapingFontOptions(persona: persona),
-      strict: self.font.strict, allowsMissingFace: persona == .hbShape)
+      strict: self.font.strict,
+      // As hb-shape: HarfBuzz's empty face up to HarfBuzz 10.0, an error from 10.1.0 on.
+      allowsMissingFace: persona == .hbShape && !HBShapeRelease.linked.refusesMissingFace)
     font.fallbackFiles = self.font.fallbackFiles
     font.usesFallback = !self.font.noFallback
     if options.paragraph == nil, !self.font.fallbackFiles.isEmpty || self.font.noFallback {

@@ -110,90 +110,111 @@ package struct ShapingSettings: Sendable, Equatable {
         $0.shaping.options.notFoundGlyph = try integer(
           $1, "--not-found-glyph", $0.persona, wrapsToUnsigned: true)
       },
-      .flag("--utf8-clusters", help: "Cluster values count UTF-8 bytes (as hb-shape's option).") {
-        $0.shaping.utf8Clusters = true
-      },
-      .value(
-        "--cluster-unit", valueName: "unit",
-        help: "What cluster values count: scalars (default, as hb-shape), utf8 or utf16."
-      ) {
-        guard let unit = ClusterUnit(rawValue: $1) else {
-          throw ShapingError(
-            .invalidArgument, input: "--cluster-unit=\($1)",
-            reason: "unknown cluster unit (scalars, utf8 or utf16)")
-        }
-        $0.shaping.clusterUnit = unit
-      },
-      .value(
-        "--cluster-level", valueName: "0|1|2",
-        help: "Cluster level: 0 monotone graphemes (default), 1 monotone characters, 2 characters."
-      ) { settings, value in
-        let level: Int32 = try integer(value, "--cluster-level", settings.persona, wrapsToUnsigned: false)
-        let cluster = Buffer.ClusterLevel(rawValue: level)
-        guard settings.persona == .hbShape || cluster.isDefined else {
-          throw ShapingError(
-            .invalidArgument, input: "--cluster-level=\(level)", reason: "the cluster level must be 0, 1 or 2"
-          )
-        }
-        settings.shaping.options.clusterLevel = cluster
-      },
-      .flag("--normalize-glyphs", help: "Put the glyphs of each cluster in a canonical order.") {
-        $0.shaping.options.normalizeGlyphs = true
-      },
-      .flag("--unsafe-to-concat", help: "Produce the unsafe-to-concat glyph flag.") {
-        $0.shaping.options.bufferFlags.insert(.produceUnsafeToConcat)
-      },
-      .flag("--safe-to-insert-tatweel", help: "Produce the safe-to-insert-tatweel glyph flag.") {
-        $0.shaping.options.bufferFlags.insert(.produceSafeToInsertTatweel)
-      },
-      .flag(
-        "--paragraph",
-        help:
-          "Shape each line as a paragraph: bidi levels, runs of one script and direction, in visual order (SwiftShape's, not hb-shape's)."
-      ) { $0.shaping.options.paragraph = $0.shaping.options.paragraph ?? .auto },
-      .value(
-        "--base-direction", valueName: "auto|ltr|rtl",
-        help: "With --paragraph: the paragraph's direction (default: auto, from its first strong character)."
-      ) {
-        guard let base = BaseDirection(rawValue: $1) else {
-          throw ShapingError(
-            .invalidArgument, input: "--base-direction=\($1)",
-            reason: "not a base direction (auto, ltr or rtl)")
-        }
-        $0.shaping.options.paragraph = base
-      },
-      .value(
-        "--width", valueName: "width",
-        help:
-          "With --paragraph: break each paragraph into lines of at most this width, in the output's unit (render: pixels at --em-pixels)."
-      ) {
-        let width: Double = try number($1, "--width")
-        guard width.isFinite, width > 0, width <= Double(Int32.max) else {
-          throw ShapingError(
-            .invalidArgument, input: "--width=\($1)",
-            reason: "not a width (a number above 0, up to 2147483647)")
-        }
-        $0.shaping.options.lineWidth = Int32(width.rounded())
-      },
-      .value(
-        "--align", valueName: "start|end|center",
-        help:
-          "With --width: where each line sits (start and end follow the paragraph's direction; default: start)."
-      ) {
-        guard let alignment = LineAlignment(rawValue: $1) else {
-          throw ShapingError(
-            .invalidArgument, input: "--align=\($1)", reason: "not an alignment (start, end or center)")
-        }
-        $0.shaping.options.alignment = alignment
-      },
-      .flag(
-        "--break-anywhere",
-        help:
-          "With --width: cut a word wider than the width between its characters rather than let it overflow."
-      ) { $0.shaping.options.breaksAnywhere = true },
-      .flag("--verify", help: "Check the result; fail naming the check that does not hold.") {
-        $0.shaping.options.verify = true
-      },
     ]
+      + (EngineFeature.notFoundVariationSelectorGlyph.isAvailable
+        ? [
+          .value(
+            "--not-found-variation-selector-glyph", valueName: "gid",
+            help: "The glyph a variation selector the font does not map becomes (default: removed)."
+          ) {
+            try requireHBShape(
+              $0.persona, has: HBShapeRelease.linked.hasNotFoundVariationSelectorGlyph,
+              "--not-found-variation-selector-glyph")
+            $0.shaping.options.notFoundVariationSelectorGlyph = try integer(
+              $1, "--not-found-variation-selector-glyph", $0.persona, wrapsToUnsigned: true)
+          }
+        ] : [])
+      + [
+
+        .flag("--utf8-clusters", help: "Cluster values count UTF-8 bytes (as hb-shape's option).") {
+          $0.shaping.utf8Clusters = true
+        },
+        .value(
+          "--cluster-unit", valueName: "unit",
+          help: "What cluster values count: scalars (default, as hb-shape), utf8 or utf16."
+        ) {
+          guard let unit = ClusterUnit(rawValue: $1) else {
+            throw ShapingError(
+              .invalidArgument, input: "--cluster-unit=\($1)",
+              reason: "unknown cluster unit (scalars, utf8 or utf16)")
+          }
+          $0.shaping.clusterUnit = unit
+        },
+        .value(
+          "--cluster-level", valueName: EngineFeature.clusterLevelGraphemes.isAvailable ? "0|1|2|3" : "0|1|2",
+          help: "Cluster level: 0 monotone graphemes (default), 1 monotone characters, 2 characters"
+            + (EngineFeature.clusterLevelGraphemes.isAvailable ? ", 3 graphemes." : ".")
+        ) { settings, value in
+          let level: Int32 = try integer(value, "--cluster-level", settings.persona, wrapsToUnsigned: false)
+          let cluster = Buffer.ClusterLevel(rawValue: level)
+          guard settings.persona == .hbShape || cluster.isDefined else {
+            throw ShapingError(
+              .invalidArgument, input: "--cluster-level=\(level)",
+              reason: level == 3
+                ? EngineFeature.clusterLevelGraphemes.unavailableReason
+                : "the cluster level must be \(Buffer.ClusterLevel.allCases.map { "\($0.rawValue)" }.joined(separator: ", "))"
+            )
+          }
+          settings.shaping.options.clusterLevel = cluster
+        },
+        .flag("--normalize-glyphs", help: "Put the glyphs of each cluster in a canonical order.") {
+          $0.shaping.options.normalizeGlyphs = true
+        },
+        .flag("--unsafe-to-concat", help: "Produce the unsafe-to-concat glyph flag.") {
+          $0.shaping.options.bufferFlags.insert(.produceUnsafeToConcat)
+        },
+        .flag("--safe-to-insert-tatweel", help: "Produce the safe-to-insert-tatweel glyph flag.") {
+          $0.shaping.options.bufferFlags.insert(.produceSafeToInsertTatweel)
+        },
+        .flag(
+          "--paragraph",
+          help:
+            "Shape each line as a paragraph: bidi levels, runs of one script and direction, in visual order (SwiftShape's, not hb-shape's)."
+        ) { $0.shaping.options.paragraph = $0.shaping.options.paragraph ?? .auto },
+        .value(
+          "--base-direction", valueName: "auto|ltr|rtl",
+          help:
+            "With --paragraph: the paragraph's direction (default: auto, from its first strong character)."
+        ) {
+          guard let base = BaseDirection(rawValue: $1) else {
+            throw ShapingError(
+              .invalidArgument, input: "--base-direction=\($1)",
+              reason: "not a base direction (auto, ltr or rtl)")
+          }
+          $0.shaping.options.paragraph = base
+        },
+        .value(
+          "--width", valueName: "width",
+          help:
+            "With --paragraph: break each paragraph into lines of at most this width, in the output's unit (render: pixels at --em-pixels)."
+        ) {
+          let width: Double = try number($1, "--width")
+          guard width.isFinite, width > 0, width <= Double(Int32.max) else {
+            throw ShapingError(
+              .invalidArgument, input: "--width=\($1)",
+              reason: "not a width (a number above 0, up to 2147483647)")
+          }
+          $0.shaping.options.lineWidth = Int32(width.rounded())
+        },
+        .value(
+          "--align", valueName: "start|end|center",
+          help:
+            "With --width: where each line sits (start and end follow the paragraph's direction; default: start)."
+        ) {
+          guard let alignment = LineAlignment(rawValue: $1) else {
+            throw ShapingError(
+              .invalidArgument, input: "--align=\($1)", reason: "not an alignment (start, end or center)")
+          }
+          $0.shaping.options.alignment = alignment
+        },
+        .flag(
+          "--break-anywhere",
+          help:
+            "With --width: cut a word wider than the width between its characters rather than let it overflow."
+        ) { $0.shaping.options.breaksAnywhere = true },
+        .flag("--verify", help: "Check the result; fail naming the check that does not hold.") {
+          $0.shaping.options.verify = true
+        },
+      ]
   }
 }

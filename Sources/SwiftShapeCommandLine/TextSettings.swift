@@ -113,6 +113,25 @@ package struct TextSettings: Sendable, Equatable {
   private func unlimitedInput(positionalText: String?, standardInputAllowed: Bool, persona: Persona) throws
     -> LineSource
   {
+    var settings = self
+    if persona == .hbShape, HBShapeRelease.linked.ignoresEmptyTextBesideUnicodes, settings.text != nil,
+      settings.unicodes != nil
+    {
+      // As hb-shape from HarfBuzz 10.3.0: an empty --text beside --unicodes, or an empty
+      // --unicodes beside --text, is left out.
+      if settings.text == "" {
+        settings.text = nil
+      } else if settings.unicodes == "" {
+        settings.unicodes = nil
+      }
+    }
+    return try settings.singleSourceInput(
+      positionalText: positionalText, standardInputAllowed: standardInputAllowed, persona: persona)
+  }
+
+  private func singleSourceInput(positionalText: String?, standardInputAllowed: Bool, persona: Persona) throws
+    -> LineSource
+  {
     let given = givenSources + (positionalText.map { _ in ["the text argument"] } ?? [])
     guard given.count <= 1 else {
       throw ShapingError(

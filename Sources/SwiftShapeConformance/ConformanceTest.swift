@@ -7,7 +7,11 @@ import SwiftShape
 /// file, or absolute (a system font, optionally `path@sha1`, skipped when absent or different);
 /// the options are hb-shape options separated by spaces; the code points are `U+XXXX` separated
 /// by commas; the expectation is hb-shape's text output, or `*` for "shapes without failing". A
-/// line starting with `#` is a comment or a disabled test.
+/// line starting with `#` is a comment (`# `) or a disabled test (`#` then the test).
+///
+/// HarfBuzz 11 added directives: a line `@shapers=ot,coretext`, `@font-funcs=ot,ft`,
+/// `@face-loaders=ot` names the backends the tests after it run with (`@font-funcs-=ft` every one
+/// HarfBuzz has but those; a `#` after the list starts a comment), until the file ends.
 public struct ConformanceTest: Sendable, Hashable {
   /// The `.tests` file the test came from, as given.
   public var file: String
@@ -25,6 +29,35 @@ public struct ConformanceTest: Sendable, Hashable {
   public var unicodes: String
   /// The expected output, or nil for `*` (shapes without failing).
   public var expected: String?
+  /// The backends the file's directives before the test name.
+  public var backends = Backends()
+
+  /// What a file's directives say the tests after them run with; nil for the runner's default.
+  public struct Backends: Sendable, Hashable {
+    /// `@shapers=` (`@shaper=`).
+    public var shapers: BackendList?
+    /// `@face-loaders=` (`@face-loader=`).
+    public var faceLoaders: BackendList?
+    /// `@font-funcs=`.
+    public var fontFunctions: BackendList?
+
+    /// The runner's defaults.
+    public init() {}
+  }
+
+  /// A directive's list: the backends named, or every one HarfBuzz has but those named (`-=`).
+  public struct BackendList: Sendable, Hashable {
+    /// The names, as written.
+    public var names: [String]
+    /// Whether the names are the ones to leave out.
+    public var excludes: Bool
+
+    /// The backends to run with, out of those HarfBuzz has (in the directive's order, or in
+    /// HarfBuzz's for an exclusion).
+    public func chosen(from supported: [String]) -> [String] {
+      excludes ? supported.filter { !names.contains($0) } : names.filter { supported.contains($0) }
+    }
+  }
 
   /// Parses a `.tests` file's text into its tests, skipping comments and blank lines.
   ///
@@ -34,9 +67,15 @@ public struct ConformanceTest: Sendable, Hashable {
     let folder = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
       separator: "/")
     var tests: [ConformanceTest] = []
+    var backends = Backends()
     for (index, rawLine) in contents.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
       if line.hasPrefix("#") || line.allSatisfy(\.isWhitespace) { continue }
+      let trimmed = String(line).trimmingWhitespace()
+      if trimmed.hasPrefix("@") {
+        try backends.read(directive: trimmed, at: "\(file):\(index + 1)")
+        continue
+      }
       let fields = line.split(separator: ";", omittingEmptySubsequences: false)
       guard fields.count == 4 else {
         throw ShapingError(
@@ -59,9 +98,36 @@ public struct ConformanceTest: Sendable, Hashable {
           file: file, line: index + 1, fontPath: font.normalizedPath(), fontSHA1: sha1,
           isSystemFont: isSystemFont,
           options: fields[1].split(whereSeparator: \.isWhitespace).map(String.init),
-          unicodes: String(fields[2]).trimmingWhitespace(), expected: expected == "*" ? nil : expected))
+          unicodes: String(fields[2]).trimmingWhitespace(), expected: expected == "*" ? nil : expected,
+          backends: backends))
     }
     return tests
+  }
+}
+
+extension ConformanceTest.Backends {
+  /// Reads a directive line (`@font-funcs=ot,ft # a comment`), as HarfBuzz's runner does.
+  ///
+  /// - Throws: `ShapingError` of kind `.badText` naming the place for a directive it does not know.
+  mutating func read(directive line: String, at place: String) throws {
+    let body = line.dropFirst().split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+    let parts = body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+    guard parts.count == 2 else {
+      throw ShapingError(
+        .badText, input: place, reason: "not a directive (@shapers=…, @font-funcs=…, @face-loaders=…)")
+    }
+    var command = String(parts[0]).trimmingWhitespace()
+    let excludes = command.hasSuffix("-")
+    if excludes { command.removeLast() }
+    let list = ConformanceTest.BackendList(
+      names: parts[1].split(separator: ",").map { String($0).trimmingWhitespace() }, excludes: excludes)
+    switch command {
+    case "shaper", "shapers": shapers = list
+    case "face-loader", "face-loaders": faceLoaders = list
+    case "font-funcs": fontFunctions = list
+    default:
+      throw ShapingError(.badText, input: place, reason: "unknown directive '@\(command)'")
+    }
   }
 }
 

@@ -41,9 +41,11 @@ extension SwiftShapeCommand {
 extension ShapeSettings {
   /// Runs the command: lists shapers, answers requests or a batch, or shapes the text.
   func run() throws {
-    if shaping.listShapers {
+    if shaping.listShapers || font.listFontFunctions || font.listFaceLoaders {
+      let list =
+        shaping.listShapers ? HarfBuzz.shapers : font.listFontFunctions ? Font.Functions.listed : Face.loaders
       let out = Output.standardOutput()
-      out.write(HarfBuzz.shapers.map { $0 + "\n" }.joined())
+      out.write(list.map { $0 + "\n" }.joined())
       try out.commit()
       return
     }

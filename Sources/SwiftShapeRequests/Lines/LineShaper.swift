@@ -81,6 +81,17 @@ public struct LineShaper: Sendable {
   public var iterations: Int
   /// The longest line, in UTF-8 bytes; a longer one is an error naming it.
   public var maximumLength: Int
+  /// Where hb-shape's trace lines go (`options.trace` with a `.harfBuzz` format).
+  public var traceDestination: TraceDestination = .output
+
+  /// Where hb-shape's trace lines go: hb-shape writes them before each line's glyphs on standard
+  /// output up to HarfBuzz 6, and on standard error, as they come, from HarfBuzz 7.0.0 on.
+  public enum TraceDestination: Sendable {
+    /// Into the output, before the line's glyphs.
+    case output
+    /// To standard error, as each line is shaped (lines are then shaped on one thread, in order).
+    case standardError
+  }
 
   /// A line shaper.
   public init(
@@ -328,11 +339,16 @@ public struct LineShaper: Sendable {
     }
     if showText { text += "\(prefix)(\(line))\n" }
     if showUnicode { text += prefix + HBFormat.unicodeLine(for: result) + "\n" }
+    var traceText = ""
     for trace in traces {
       for event in trace {
-        text += "\(prefix)trace: \(event.message)\tbuffer: "
-        text += format.line(for: event) + "\n"
+        traceText += "\(prefix)trace: \(event.message)\tbuffer: "
+        traceText += format.line(for: event) + "\n"
       }
+    }
+    switch traceDestination {
+    case .output: text += traceText
+    case .standardError: if !traceText.isEmpty { IO.writeError(traceText) }
     }
     text += prefix + format.line(for: result) + "\n"
     return text
