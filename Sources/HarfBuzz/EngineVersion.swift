@@ -7,8 +7,11 @@ import CHarfBuzz
 /// it runs with (``running``), which decides what the library does and how the drop-in hb-shape
 /// reads its options. They are the same unless the library was replaced after the build.
 public struct EngineVersion: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+  /// The major number: 6 in 6.0.0.
   public var major: Int
+  /// The minor number.
   public var minor: Int
+  /// The micro number.
   public var micro: Int
 
   /// The release `major.minor.micro`.
