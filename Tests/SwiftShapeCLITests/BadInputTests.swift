@@ -1,4 +1,5 @@
 import Foundation
+import HarfBuzz
 import TestFixtures
 import Testing
 
@@ -143,7 +144,8 @@ struct BadInputTests {
     (["--direction", "sideways"], "--direction 'sideways': not a direction"),
     (["--script", "Arabic"], "--script 'Arabic': not a script"),
     (["--language", "en US"], "--language 'en US': not a language"),
-    (["--cluster-level", "3"], "--cluster-level=3"),
+    EngineFeature.clusterLevelGraphemes.isAvailable
+      ? (["--cluster-level", "4"], "--cluster-level=4") : (["--cluster-level", "3"], "--cluster-level=3"),
     (["--font-size", "big"], "--font-size=big"),
     (["--font-size", "0"], "--font-size=0"),
     (["--size=-12"], "-12"),

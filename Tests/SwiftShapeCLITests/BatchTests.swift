@@ -64,7 +64,7 @@ struct BatchTests {
     }
   }
 
-  @Test(.enabled(if: HarfBuzzTools.hbShape != nil, "hb-shape is not installed"))
+  @Test(.enabled(if: HarfBuzzTools.hbShape != nil, HarfBuzzTools.absence("hb-shape")))
   func goodRequestsAnswerAsHBShapeDoes() throws {
     let requests = [
       "\(Self.latin);--text=office", "fonts/NotoSansArabic-Subset.ttf;--text=سلام;--show-flags",

@@ -9,7 +9,8 @@ import Testing
 /// The generator is seeded (`SWIFTSHAPE_DIFFERENTIAL_SEED`, default 2026) so a failure can be
 /// replayed; `SWIFTSHAPE_DIFFERENTIAL_CASES` sets the number of cases per font (default 1000).
 @Suite(
-  "Differential against hb-shape", .enabled(if: HarfBuzzTools.hbShape != nil, "hb-shape is not installed"))
+  "Differential against hb-shape",
+  .enabled(if: HarfBuzzTools.hbShape != nil, HarfBuzzTools.absence("hb-shape")))
 struct DifferentialTests {
   struct Subject: Sendable, CustomTestStringConvertible {
     var font: String

@@ -269,7 +269,7 @@ struct FixtureCommandTests {
       result.status == 65 && result.err.contains("cases can only be recorded into a SwiftShape fixture"))
   }
 
-  @Test(.enabled(if: HarfBuzzTools.hbShape != nil, "hb-shape is not installed"))
+  @Test(.enabled(if: HarfBuzzTools.hbShape != nil, HarfBuzzTools.absence("hb-shape")))
   func recordedFixtureAgreesWithHBShape() throws {
     // The passing fixture's cases, as hb-shape arguments: every expectation is hb-shape's result.
     let cases: [(String, [String])] = [

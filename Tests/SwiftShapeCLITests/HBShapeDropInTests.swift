@@ -1,9 +1,11 @@
 import Foundation
+import HarfBuzz
 import Testing
 
-/// Run through a link named `hb-shape`, SwiftShape reads every option value as hb-shape 6.0.0
-/// reads it and prints the same bytes; under its own name it refuses what it refuses.
-@Suite("hb-shape drop-in", .enabled(if: HarfBuzzTools.hbShape != nil, "hb-shape is not installed"))
+/// Run through a link named `hb-shape`, SwiftShape reads every option value as the hb-shape of the
+/// engine it runs with reads it and prints the same bytes; under its own name it refuses what it
+/// refuses.
+@Suite("hb-shape drop-in", .enabled(if: HarfBuzzTools.hbShape != nil, HarfBuzzTools.absence("hb-shape")))
 struct HBShapeDropInTests {
   /// A folder holding a link named `hb-shape` to the built binary.
   static let dropIn: URL = {
@@ -87,10 +89,17 @@ struct HBShapeDropInTests {
     let full = ["fonts/NotoSans-Latin.ttf"] + arguments
     let theirs = try run(HarfBuzzTools.hbShape!, full)
     let ours = try run(Self.dropIn, full)
-    #expect(theirs.status == 0, "\(theirs.err)")
-    #expect(ours.status == 0, "\(ours.err)")
-    #expect(ours.out == theirs.out)
-    #expect(ours.err.isEmpty)
+    if theirs.status == 0 {
+      #expect(ours.status == 0, "\(ours.err)")
+      #expect(ours.out == theirs.out)
+      #expect(ours.err.isEmpty)
+    } else {
+      // Newer releases refuse some of these (from 10.1.0 a face past the last; from 11.0.0
+      // --font-funcs in another case): the drop-in follows the engine's hb-shape.
+      #expect(HarfBuzzTools.engine != "6.0.0", "hb-shape 6.0.0 takes \(arguments): \(theirs.err)")
+      #expect(ours.status == 64 || ours.status == 65, "\(ours.err)")
+      #expect(ours.stdout.isEmpty && ours.err.split(separator: "\n").count == 1, "\(ours.err)")
+    }
   }
 
   @Test func variationsAndJSONAsHBShape() throws {
@@ -106,13 +115,18 @@ struct HBShapeDropInTests {
     }
   }
 
-  /// hb-shape dies with a segmentation fault on `--face-index=-1` (face 4294967295); the drop-in
-  /// shapes with the empty face, as it does for any face past the last.
+  /// hb-shape 6.0.0 dies with a segmentation fault on `--face-index=-1` (face 4294967295); the
+  /// drop-in does with it what the engine's hb-shape does with any face past the last: shapes with
+  /// the empty face (up to HarfBuzz 10.0), or refuses the font (from 10.1.0).
   @Test func aNegativeFaceIndexIsAFacePastTheLast() throws {
     let ours = try run(Self.dropIn, ["fonts/NotoSans-Latin.ttf", "--face-index=-1", "--text=ab"])
     let pastTheLast = try run(
       HarfBuzzTools.hbShape!, ["fonts/NotoSans-Latin.ttf", "--face-index=9", "--text=ab"])
-    #expect(ours.status == 0 && ours.out == pastTheLast.out)
+    if pastTheLast.status == 0 {
+      #expect(ours.status == 0 && ours.out == pastTheLast.out)
+    } else {
+      #expect(ours.status == 65 && ours.stdout.isEmpty, "\(ours.err)")
+    }
   }
 
   /// What hb-shape refuses, the drop-in refuses too (with its own message and status 64).
@@ -135,7 +149,9 @@ struct HBShapeDropInTests {
   @Test(arguments: [
     "--features=\"-liga,kern\"", "--font-size=0", "--font-size=-3", "--font-size=2147483647",
     "--font-ptem=-3",
-    "--font-funcs=OT", "--direction=xyz", "--script=latin", "--cluster-level=3", "--invisible-glyph=-1",
+    "--font-funcs=OT", "--direction=xyz", "--script=latin",
+    EngineFeature.clusterLevelGraphemes.isAvailable ? "--cluster-level=4" : "--cluster-level=3",
+    "--invisible-glyph=-1",
   ])
   func swiftshapeStaysStrict(_ option: String) throws {
     let ours = try swiftshape(["-O", "text", "fonts/NotoSans-Latin.ttf", option, "--text=ab"])

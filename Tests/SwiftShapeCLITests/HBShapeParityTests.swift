@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `swiftshape shape -O text` against `hb-shape` on the same arguments: the bytes must be equal.
-@Suite("hb-shape parity", .enabled(if: HarfBuzzTools.hbShape != nil, "hb-shape is not installed"))
+@Suite("hb-shape parity", .enabled(if: HarfBuzzTools.hbShape != nil, HarfBuzzTools.absence("hb-shape")))
 struct HBShapeParityTests {
   struct Sample: Sendable, CustomTestStringConvertible {
     var font: String
@@ -83,7 +83,7 @@ struct HBShapeParityTests {
 
 @Suite(
   "hb-shape parity: whole-invocation options",
-  .enabled(if: HarfBuzzTools.hbShape != nil, "hb-shape is not installed"))
+  .enabled(if: HarfBuzzTools.hbShape != nil, HarfBuzzTools.absence("hb-shape")))
 struct HBShapeInvocationParityTests {
   @Test(arguments: [
     ["--list-shapers"],

@@ -9,7 +9,9 @@ struct PNGRenderTests {
   /// `hb-view -O png` at the same size: each cropped to its ink, the same size within two pixels,
   /// and under 3% of the pixels differ.
   @Test(
-    .enabled(if: Raster.available && Raster.hbView != nil, "python3-pil or hb-view is not installed"),
+    .enabled(
+      if: Raster.available && Raster.hbView != nil,
+      "python3-pil or the running engine's hb-view is not installed"),
     arguments: RenderCase.all.filter { ["latin", "arabic-marks", "devanagari"].contains($0.name) })
   func pngMatchesHBView(_ render: RenderCase) throws {
     let folder = try RenderTests.scratch()

@@ -25,7 +25,7 @@ struct RenderCase: Decodable, CustomTestStringConvertible, Sendable {
 /// ink and compares.
 enum Raster {
   static let rsvg = HarfBuzzTools.find("rsvg-convert")
-  static let hbView = HarfBuzzTools.find("hb-view")
+  static let hbView = HarfBuzzTools.hbView
   static let python = URL(fileURLWithPath: "/usr/bin/python3")
   static let available: Bool = {
     guard rsvg != nil, let check = try? run(python, ["-c", "import PIL"]) else { return false }
@@ -116,7 +116,8 @@ struct RenderTests {
 
   @Test(
     .enabled(
-      if: Raster.available && Raster.hbView != nil, "rsvg-convert, python3-pil or hb-view is not installed"),
+      if: Raster.available && Raster.hbView != nil,
+      "rsvg-convert, python3-pil or the running engine's hb-view is not installed"),
     arguments: RenderCase.all.filter { $0.name != "annotated" })
   func rasterMatchesHBView(_ render: RenderCase) throws {
     let folder = try Self.scratch()

@@ -1,5 +1,7 @@
 import Foundation
+import HarfBuzz
 import TestFixtures
+import Testing
 
 /// The repository, its fixtures, and the built `swiftshape` binary.
 enum Repository {
@@ -135,8 +137,38 @@ final class Conversation: @unchecked Sendable {
 }
 
 /// HarfBuzz's own tools, when installed (the README's test command installs libharfbuzz-bin).
+///
+/// Where the engine decides an output, tests compare with the tools of the HarfBuzz they link:
+/// `hbShape` and `hbView` are the ones on `PATH` only when their `--version` names the running
+/// engine (`.ci/with-harfbuzz` puts another engine's tools first on `PATH`); with another
+/// release's tools the tests that need them are skipped, saying so.
 enum HarfBuzzTools {
-  static let hbShape: URL? = find("hb-shape")
+  static let hbShape: URL? = engineTool("hb-shape")
+  static let hbView: URL? = engineTool("hb-view")
+
+  /// The release of the HarfBuzz the tests (and the `swiftshape` built with them) run with.
+  static let engine = EngineVersion.running.description
+
+  /// HarfBuzz's tool of that name on `PATH` when it belongs to the running engine.
+  static func engineTool(_ name: String) -> URL? {
+    guard let url = find(name), toolVersion(url) == engine else { return nil }
+    return url
+  }
+
+  /// The release a HarfBuzz tool names in its first `--version` line (`hb-shape (HarfBuzz) 6.0.0`).
+  static func toolVersion(_ url: URL) -> String? {
+    guard let result = try? run(url, ["--version"]), result.status == 0 else { return nil }
+    return result.out.split(separator: "\n").first?.split(separator: " ").last.map(String.init)
+  }
+
+  /// Why a test that compares with HarfBuzz's tool `name` does not run.
+  static func absence(_ name: String) -> Comment {
+    guard let url = find(name) else { return Comment(rawValue: "\(name) is not installed") }
+    return Comment(
+      rawValue:
+        "\(name) on PATH is HarfBuzz \(toolVersion(url) ?? "?")'s, not the running engine's (\(engine)): put the engine's tools first on PATH (.ci/with-harfbuzz)"
+    )
+  }
 
   static func find(_ name: String) -> URL? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
