@@ -93,8 +93,12 @@ public struct Fixture: Sendable {
         throw ShapingError(.badText, input: path, reason: "a fixture needs a \"cases\" array")
       }
       casesRange = list.range
+      let fileEngine = try root["harfbuzz"].map { try FixtureCase.engine($0, context: "\(path): harfbuzz") }
       cases = try items.enumerated().map { index, item in
-        try FixtureCase(swiftshape: item, index: index + 1, defaults: defaults, file: path, source: contents)
+        var testCase = try FixtureCase(
+          swiftshape: item, index: index + 1, defaults: defaults, file: path, source: contents)
+        testCase.engine = testCase.engine ?? fileEngine
+        return testCase
       }
     } else if let tests = root["tests"] {
       format = .fontbakery
@@ -165,6 +169,14 @@ public struct FixtureCase: Sendable {
   public var allowedCollisions: [String] = []
   /// For fontbakery tests: collision rules of the test's own (`"collidoscope"`), over the file's.
   public var collisionRules: CollisionRules?
+  /// The HarfBuzz the expectation was recorded with: the case's `harfbuzz` member, or the file's;
+  /// nil when the file does not say. A case that fails on another engine names both, so that a
+  /// changed engine is not taken for a changed font.
+  public var engine: EngineVersion?
+  /// Where the case's own `harfbuzz` value is in the source, if it has one; where its object
+  /// starts (its `{`).
+  var engineRange: Range<Int>?
+  var objectStart = 0
   /// Where the expectation value is in the source, and the indentation of its line.
   let expectationRange: Range<Int>
   let indent: Int

@@ -17,6 +17,17 @@ extension Fixture {
     for result in results where result.fixture == path {
       guard case .failed(_, _, _, let shaped) = result.status else { continue }
       let testCase = result.testCase
+      if format == .swiftshape, testCase.engine != .running {
+        // The expectation is now the running engine's: the case says so.
+        let version = "\"\(EngineVersion.running)\""
+        if let range = testCase.engineRange {
+          edits.append((range, version))
+        } else {
+          let pad = String(repeating: " ", count: testCase.indent)
+          edits.append(
+            (testCase.objectStart + 1..<testCase.objectStart + 1, "\n\(pad)\"harfbuzz\": \(version),"))
+        }
+      }
       switch testCase.expectation {
       case .glyphs:
         edits.append((testCase.expectationRange, Fixture.glyphList(shaped.glyphs, indent: testCase.indent)))
@@ -174,6 +185,7 @@ extension Fixture {
     let pad = String(repeating: " ", count: indent + 2)
     var lines: [String] = []
     if let name { lines.append("\"name\": \(jsonString(name))") }
+    lines.append("\"harfbuzz\": \"\(EngineVersion.running)\"")
     if let file = settings.fontFile {
       if settings.faceIndex != nil || settings.variations != nil {
         var font = "{\"file\": \(jsonString(file))"

@@ -62,6 +62,10 @@ public struct FixtureReport: Sendable {
               "  \(place): \(difference.field == "count" ? "" : "\(difference.field) ")expected \(paint(difference.expected, "32")), actual \(paint(difference.actual, "31"))\n"
           }
         }
+        if let recorded = testCase.engine, recorded != .running {
+          out +=
+            "  recorded with HarfBuzz \(recorded), shaped with HarfBuzz \(EngineVersion.running): the engine changed (--update records this engine's result)\n"
+        }
         out += "  expected: \(paint(expected, "32"))\n"
         out += "  actual:   \(paint(actual, "31"))\n"
       }
@@ -142,6 +146,10 @@ public struct FixtureReport: Sendable {
         w.endArray()
         w.member("expected", expected)
         w.member("actual", actual)
+        if let recorded = result.testCase.engine, recorded != .running {
+          w.member("recorded_harfbuzz", recorded.description)
+          w.member("shaped_harfbuzz", EngineVersion.running.description)
+        }
       }
       w.endObject()
     }

@@ -249,8 +249,13 @@ extension FixtureCase {
     let named = json["name"]?.string
     let context2 = named.map { "\(context) \"\($0)\"" } ?? context
     let own = try FixtureSettings(
-      json: json, context: context2, allowing: ["name", "text", "unicodes", "expect", "note"])
+      json: json, context: context2, allowing: ["name", "text", "unicodes", "expect", "note", "harfbuzz"])
     settings = own.over(defaults)
+    objectStart = json.range.lowerBound
+    if let engine = json["harfbuzz"] {
+      self.engine = try FixtureCase.engine(engine, context: "\(context2): harfbuzz")
+      engineRange = engine.range
+    }
     name = named
     self.index = index
     switch (json["text"], json["unicodes"]) {
@@ -495,4 +500,14 @@ extension FixtureSettings {
     return ShapingRequest(font: font, options: options)
   }
 
+}
+
+extension FixtureCase {
+  /// A `harfbuzz` member's version (`"6.0.0"`).
+  static func engine(_ json: SourceJSON, context: String) throws -> EngineVersion {
+    guard let text = json.string, let version = EngineVersion(text) else {
+      throw ShapingError(.badText, input: context, reason: "not a HarfBuzz version (\"6.0.0\")")
+    }
+    return version
+  }
 }

@@ -241,6 +241,49 @@ struct FixtureCommandTests {
       Self.withoutExpectations(after) == Self.withoutExpectations(recorded), "only expectation lines changed")
   }
 
+  /// A case records the engine it was recorded with. Checked with another engine, a failure names
+  /// both; --update records the running engine's result and says so in the case.
+  @Test func casesNameTheEngineTheyWereRecordedWith() throws {
+    let folder = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let fixture = folder.appendingPathComponent("engine.json").path
+    let recorded = try swiftshape(["record", "-o", fixture, "--font-file", Paths.latin, "--text", "office"])
+    #expect(recorded.status == 0, "\(recorded.err)")
+    let text = try String(contentsOfFile: fixture, encoding: .utf8)
+    #expect(text.contains("\"harfbuzz\": \"\(HarfBuzzTools.engine)\""))
+
+    // As if recorded with HarfBuzz 1.2.3, which shaped the ligature's advance otherwise.
+    let older = text.replacingOccurrences(
+      of: "\"harfbuzz\": \"\(HarfBuzzTools.engine)\"", with: "\"harfbuzz\": \"1.2.3\""
+    ).replacingOccurrences(of: "\"x_advance\": 946", with: "\"x_advance\": 900")
+    try Data(older.utf8).write(to: URL(fileURLWithPath: fixture))
+    let failed = try swiftshape(["check", fixture])
+    #expect(failed.status == 1)
+    #expect(
+      failed.out.contains(
+        "recorded with HarfBuzz 1.2.3, shaped with HarfBuzz \(HarfBuzzTools.engine): the engine changed"),
+      "\(failed.out)")
+    let report = try swiftshape(["check", "--format", "json", fixture])
+    #expect(report.out.contains("\"recorded_harfbuzz\": \"1.2.3\""), "\(report.out)")
+
+    #expect(try swiftshape(["check", "--update", fixture]).status == 0)
+    #expect(try String(contentsOfFile: fixture, encoding: .utf8) == text)
+    #expect(try swiftshape(["check", fixture]).out == "1 passed, 0 failed, 0 skipped\n")
+
+    // A case without its own member, in a file that names an older engine: --update adds it.
+    let fileLevel = text.replacingOccurrences(
+      of: "      \"harfbuzz\": \"\(HarfBuzzTools.engine)\",\n", with: ""
+    )
+    .replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 1,\n  \"harfbuzz\": \"1.2.3\",")
+    .replacingOccurrences(of: "\"x_advance\": 946", with: "\"x_advance\": 900")
+    try Data(fileLevel.utf8).write(to: URL(fileURLWithPath: fixture))
+    #expect(try swiftshape(["check", fixture]).out.contains("recorded with HarfBuzz 1.2.3"))
+    #expect(try swiftshape(["check", "--update", fixture]).status == 0)
+    let updated = try String(contentsOfFile: fixture, encoding: .utf8)
+    #expect(updated == text.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 1,\n  \"harfbuzz\": \"1.2.3\","))
+    #expect(try swiftshape(["check", fixture]).out == "1 passed, 0 failed, 0 skipped\n")
+  }
+
   /// A fixture reached through a symbolic link is updated where it lives; the link stays a link.
   @Test func recordAndUpdateFollowASymbolicLink() throws {
     let folder = try Self.scratch()
