@@ -94,7 +94,8 @@ struct FixtureTests {
     let before = original.split(separator: "\n", omittingEmptySubsequences: false)
     let stamp = "\"harfbuzz\": \"\(EngineVersion.running)\","
     #expect(updated.components(separatedBy: stamp).count - 1 == 5)
-    let after = updated.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasSuffix(stamp) }
+    let after = updated.split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { !$0.hasSuffix(stamp) }
     #expect(before.count == after.count)
     for (old, new) in zip(before, after) where old != new {
       #expect(
