@@ -59,4 +59,40 @@ extension Benchmarks {
         detail: "swiftshape \(ourMemory / 1024) MiB, hb-view \(theirMemory / 1024) MiB"),
     ]
   }
+
+  /// Drawing against the engine's newer drawing tools, where it has them (hb-vector for SVG and
+  /// hb-raster for PNG, beside hb-shape in recent HarfBuzz releases), whole processes, paired
+  /// trials: the 20-line paragraph and the whole text. Nothing when the engine has neither.
+  func renderAgainstDrawingTools(_ corpus: Corpus, paragraph: String, tools: String) -> [Figure] {
+    var figures: [Figure] = []
+    for (tool, format) in [("hb-vector", "svg"), ("hb-raster", "png")] {
+      let path = tools + tool
+      guard access(path, X_OK) == 0 else { continue }
+      for (label, text, rounds) in [
+        ("20 lines", paragraph, trials * 10), ("whole text", corpus.text, trials),
+      ] {
+        var mine: [Double] = []
+        var other: [Double] = []
+        for _ in 0..<rounds {
+          mine.append(
+            checked([
+              swiftshape, "render", "--font-file", corpus.font, "--text-file", text, "-O", format, "-o",
+              "/dev/null",
+            ]).wall)
+          other.append(
+            checked([path, "--font-file", corpus.font, "--text-file", text, "-O", format, "-o", "/dev/null"])
+              .wall)
+        }
+        let ratio = Measure.median(zip(other, mine).map { $0 / $1 })
+        figures.append(
+          Figure(
+            name: "render \(label) \(format.uppercased()) against \(tool)", value: ratio,
+            target: "> 1× \(tool) (faster)", met: ratio > 1,
+            detail:
+              "swiftshape \(fixed(Measure.median(mine) * 1e3)) ms, \(tool) \(fixed(Measure.median(other) * 1e3)) ms"
+          ))
+      }
+    }
+    return figures
+  }
 }

@@ -124,6 +124,11 @@ func measureAll() throws -> [Figure] {
     {
       report(figure)
     }
+    for figure in benchmarks.renderAgainstDrawingTools(
+      corpora[0], paragraph: paragraph, tools: String(arguments[5].dropLast("hb-shape".count)))
+    {
+      report(figure)
+    }
   }
   if wanted("paragraph") {
     for corpus in corpora {
