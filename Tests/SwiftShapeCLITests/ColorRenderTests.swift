@@ -171,6 +171,52 @@ struct ColorRenderTests {
 
   /// `--palette 1` takes the second palette's colors; `--no-color` draws the outlines in the
   /// foreground color; a palette past the font's is an error.
+  /// On engines with them (recent HarfBuzz releases), hb-raster and hb-vector draw color glyphs
+  /// through HarfBuzz's own paint API: a second oracle, independent of SwiftShape's `COLR` reader.
+  /// Layers (`COLR` version 0) and every paint graph of the test font (version 1), as PNG against
+  /// hb-raster and as SVG against hb-vector (both drawn by rsvg-convert), at the same size.
+  ///
+  /// One listed difference: hb-vector 15.0.0 draws the source-in composite (`k`) as the source
+  /// over the backdrop (SVG has no such operator; hb-raster, blackrenderer and SwiftShape keep the
+  /// source inside the backdrop only), so `k` is compared with hb-raster alone.
+  @Test(
+    .enabled(if: Raster.available, "rsvg-convert or python3-pil is missing"),
+    .enabled(
+      if: HarfBuzzTools.engineTool("hb-raster") != nil && HarfBuzzTools.engineTool("hb-vector") != nil,
+      "the running engine has no hb-raster and hb-vector"),
+    arguments: [
+      (layers, "ABcA"), ("render/fonts/ColorPaints-Test.ttf", "abcdefgh"),
+      ("render/fonts/ColorPaints-Test.ttf", "ijklmno"),
+    ])
+  func colorGlyphsMatchTheEnginesPainter(_ font: String, _ text: String) throws {
+    let folder = try RenderTests.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let tools = HarfBuzzTools.engineTool("hb-raster")!.deletingLastPathComponent()
+    for (tool, format, drawn) in [
+      ("hb-raster", "png", text), ("hb-vector", "svg", text.filter { $0 != "k" }),
+    ] {
+      let arguments = ["--font-file", font, "--text", drawn]
+      let theirs = folder.appendingPathComponent("\(tool).\(format)").path
+      let reference = try run(
+        tools.appendingPathComponent(tool), arguments + ["--font-size", "64", "-o", theirs])
+      try #require(reference.status == 0, "\(tool): \(reference.err)")
+      let ours = folder.appendingPathComponent("ours.\(format)").path
+      let result = try swiftshape(["render"] + arguments + ["--em-pixels", "64", "-o", ours])
+      #expect(result.status == 0, "\(result.err)")
+      let (first, second) =
+        format == "png"
+        ? (ours, theirs)
+        : (
+          try Raster.png(try String(contentsOfFile: ours, encoding: .utf8), "ours-svg", in: folder),
+          try Raster.png(try String(contentsOfFile: theirs, encoding: .utf8), "theirs-svg", in: folder)
+        )
+      let (w1, h1, w2, h2, difference) = try Self.compare(first, second)
+      #expect(
+        abs(w1 - w2) <= 2 && abs(h1 - h2) <= 2, "\(drawn): ink \(w1)×\(h1) against \(tool)'s \(w2)×\(h2)")
+      #expect(difference < 0.03, "\(drawn): \(difference * 100)% of the pixels differ from \(tool)'s")
+    }
+  }
+
   @Test func palettesAndNoColor() throws {
     let args = ["render", "--font-file", Self.layers, "--text", "AB", "-O", "svg"]
     let first = try swiftshape(args)
