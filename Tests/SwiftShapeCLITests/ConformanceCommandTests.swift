@@ -37,16 +37,24 @@ struct ConformanceCommandTests {
           ? "conformance/failing.tests:2: FAIL with shaper=ot face-loader=ot font-funcs=ot"
           : "conformance/failing.tests:2: FAIL with --font-funcs=ft"))
     #expect(out.contains("  actual:    [A=0+639]\n  expected:  [A=0+600]"))
-    #expect(out.contains("conformance/failing.tests:3: FAIL"))
-    #expect(out.contains("verification failed: unsafe-to-break test failed"))
     #expect(out.contains("fonts/Missing.ttf: No such file or directory"))
-    #expect(out.hasSuffix("0 passed, 4 failed, 0 skipped\n"))
+    // Line 3 fails HarfBuzz's verification where the engine finds the result unsafe.
+    if EngineExpectations.verifyFailsOnForcedLTRArabic ?? true {
+      #expect(out.contains("conformance/failing.tests:3: FAIL"))
+      #expect(out.contains("verification failed: unsafe-to-break test failed"))
+      #expect(out.hasSuffix("0 passed, 4 failed, 0 skipped\n"))
+    } else {
+      #expect(out.hasSuffix("1 passed, 3 failed, 0 skipped\n"))
+    }
   }
 
   @Test func foldersRunEveryTestsFile() throws {
     let result = try swiftshape(["conformance", "--jobs", "2", "conformance"])
     #expect(result.status == 1)
-    #expect(result.out.hasSuffix("5 passed, 4 failed, 3 skipped\n"))
+    #expect(
+      result.out.hasSuffix(
+        EngineExpectations.verifyFailsOnForcedLTRArabic ?? true
+          ? "5 passed, 4 failed, 3 skipped\n" : "6 passed, 3 failed, 3 skipped\n"))
   }
 
   @Test func systemFontsAreCheckedBySHA1() throws {

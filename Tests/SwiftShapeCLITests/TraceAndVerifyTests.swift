@@ -3,12 +3,22 @@ import Testing
 
 @Suite("Trace and verify")
 struct TraceAndVerifyTests {
-  @Test func verificationFailureNamesTheCheck() throws {
+  /// The engine decides whether this result holds: where it does not (HarfBuzz 6.0.0 and 15.0.0),
+  /// the check that fails is named; where it does (8.3.0, 10.2.0), the glyphs are printed.
+  @Test(
+    .enabled(
+      if: EngineExpectations.verifyFailsOnForcedLTRArabic != nil,
+      "no expectation recorded for this engine"))
+  func verificationFailureNamesTheCheck() throws {
     let result = try swiftshape([
       "-O", "text", "fonts/NotoSansArabic-Subset.ttf", "--verify", "--unsafe-to-concat", "--direction=ltr",
       "-u",
       "633,628,632",
     ])
+    if EngineExpectations.verifyFailsOnForcedLTRArabic == false {
+      #expect(result.status == 0 && result.out == "[uniFEB2=0+1269|uniFE91=1+269|uni0632=2+367]\n")
+      return
+    }
     #expect(result.status == 1)
     #expect(result.stdout.isEmpty)
     #expect(
