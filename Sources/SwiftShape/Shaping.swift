@@ -111,7 +111,7 @@ extension ShapingFont {
   }
 
   /// Makes `run` the run of the shaped buffer, in place (one access to the run, not one a field).
-  private func fill(_ run: inout ShapedRun, from buffer: Buffer, options: ShapeOptions) {
+  func fill(_ run: inout ShapedRun, from buffer: Buffer, options: ShapeOptions) {
     // The identity holds four strings: left alone when equal (a reused result holds the same
     // strings, which compare equal by their storage, without reading their characters), so
     // that assigning does not retain and release each.

@@ -33,6 +33,9 @@ package struct HBShapeRelease: Sendable, Hashable {
   /// `--font-bold`, `--font-grade`, `--named-instance` and `-y` for `--face-index` (7.0.0).
   package var hasFontBoldAndNamedInstance: Bool { since(7, 0, 0) }
 
+  /// `--glyphs`: the input is glyphs in the text serialization, read, not shaped (7.0.0).
+  package var hasGlyphInput: Bool { since(7, 0, 0) }
+
   /// `--not-found-variation-selector-glyph` (10.0.0).
   package var hasNotFoundVariationSelectorGlyph: Bool { since(10, 0, 0) }
 

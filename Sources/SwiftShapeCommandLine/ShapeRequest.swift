@@ -14,6 +14,10 @@ package struct ShapeRequest {
   package var format: OutputSettings.Format
   /// The fontconfig pattern the font was found by, with `--font`.
   package var pattern: String?
+  /// `--glyphs`: each line is glyphs to read, not text to shape.
+  package var readsGlyphs = false
+  /// How values are read.
+  package var persona = Persona.swiftshape
 
   /// Checks the command's options and loads what they name.
   ///
@@ -49,6 +53,14 @@ package struct ShapeRequest {
     input = try command.text.input(
       positionalText: positionalText, standardInputAllowed: standardInputAllowed, persona: persona)
     maximumLength = command.text.maximumLength
+    readsGlyphs = command.text.glyphs
+    self.persona = persona
+    if readsGlyphs, persona == .hbShape, !HBShapeRelease.linked.hasGlyphInput {
+      throw ShapingError(.invalidArgument, input: "--glyphs", reason: "unknown option")
+    }
+    if readsGlyphs, options.paragraph != nil {
+      throw ShapingError(.invalidArgument, input: "--glyphs", reason: "cannot be combined with --paragraph")
+    }
   }
 
   /// Shapes every line and writes the result to `out`: line by line for the line-oriented formats
@@ -71,6 +83,7 @@ package struct ShapeRequest {
           output.hbFormat(format == .hbJSON ? .json : .text), showText: output.showsText,
           showUnicode: output.showsUnicode, showLineNumbers: output.showsLineNumber),
       pattern: pattern, jobs: output.jobs, iterations: output.iterations, maximumLength: maximumLength)
+    if readsGlyphs { shaper.input = .serializedGlyphs(asHBShape: persona == .hbShape) }
     if options.trace, format == .text || format == .hbJSON, HBShapeRelease.linked.tracesToStandardError {
       // As the hb-shape of the engine in use prints them.
       shaper.traceDestination = .standardError

@@ -16,6 +16,8 @@ package struct TextSettings: Sendable, Equatable {
   package var maximumLength = TextLimits.defaultMaximum
   package var unicodesBefore: String?
   package var unicodesAfter: String?
+  /// `--glyphs`: the input is glyphs in hb-shape's syntax.
+  package var glyphs = false
 
   /// The options, each declared once (see `OptionDeclaration`).
   package static func declarations<S: ShapingCommandSettings>() -> [OptionDeclaration<S>] {
@@ -34,6 +36,11 @@ package struct TextSettings: Sendable, Equatable {
       .flag("--single-par", help: "Shape all of the input as one paragraph, newlines included.") {
         $0.text.singleParagraph = true
       },
+      .flag(
+        "--glyphs",
+        help:
+          "The input is glyphs in hb-shape's syntax ('[o=0+605|f_f_i=1+946]', or 'o|f_f_i'), read onto the font, not shaped."
+      ) { $0.text.glyphs = true },
       .value(
         "--text-before", valueName: "string", help: "Context before each line (affects shaping, not shaped)."
       ) { $0.text.textBefore = $1 },

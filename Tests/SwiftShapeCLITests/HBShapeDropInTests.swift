@@ -1,5 +1,6 @@
 import Foundation
 import HarfBuzz
+import SwiftShapeCommandLine
 import Testing
 
 /// Run through a link named `hb-shape`, SwiftShape reads every option value as the hb-shape of the
@@ -127,6 +128,29 @@ struct HBShapeDropInTests {
     } else {
       #expect(ours.status == 65 && ours.stdout.isEmpty, "\(ours.err)")
     }
+  }
+
+  /// `--glyphs` (hb-shape from HarfBuzz 7.0.0): glyph strings read onto the font, not shaped —
+  /// advances from the font where none are written, written positions scaled to the size, reading
+  /// stopped at an unknown glyph; the same bytes as the engine's hb-shape, which before 7.0.0 has
+  /// no such option (nor has the drop-in).
+  @Test(arguments: [
+    ["[o=0+605|f_f_i=1+946]"], ["o|f_f_i|c"], ["o|f_f_i|c", "--font-size=2048"],
+    ["[o=0@10,20+605|gid5=1]", "--font-size=2000", "-O", "json"], ["[o=0+605|xyz=1+946]"], ["garbage[["],
+    ["o|f", "--direction=ttb"], ["o|f", "--direction=rtl", "--show-flags"],
+    ["[o=0+605|f=1+344]", "--show-text"],
+    ["[a=3+5,7|b=1@-3,4+9]", "--font-size=1000 500", "-O", "json", "--ned"],
+  ])
+  func glyphInputAsHBShape(_ arguments: [String]) throws {
+    let full = ["fonts/NotoSans-Latin.ttf", "--glyphs"] + arguments
+    let theirs = try run(HarfBuzzTools.hbShape!, full)
+    let ours = try run(Self.dropIn, full)
+    guard HBShapeRelease.linked.hasGlyphInput else {
+      #expect(theirs.status != 0 && ours.status == 64, "\(ours.err)")
+      return
+    }
+    #expect(theirs.status == 0 && ours.status == 0, "\(ours.err)")
+    #expect(ours.out == theirs.out, "\(arguments)")
   }
 
   /// What hb-shape refuses, the drop-in refuses too (with its own message and status 64).

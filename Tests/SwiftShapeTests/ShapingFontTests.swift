@@ -16,6 +16,27 @@ struct ShapingFontTests {
     #expect(font.unit == .fontUnits(unitsPerEm: 1000))
   }
 
+  /// A shaping result written in hb-shape's syntax reads back as the same glyphs, at any size:
+  /// names to IDs, clusters, and positions scaled from font units.
+  @Test func serializedGlyphsReadBackAsShaped() throws {
+    let units = try ShapingFont(file: Paths.latin)
+    let shaped = try units.shape("office Ta")
+    let text = shaped.runs[0].glyphs.map { "\($0.name!)=\($0.cluster)+\($0.xAdvance)" }.joined(separator: "|")
+    var read = ShapeResult()
+    try units.readGlyphs("[\(text)]", into: &read)
+    #expect(read.runs[0].glyphs.map(\.id) == shaped.runs[0].glyphs.map(\.id))
+    #expect(read.runs[0].glyphs.map(\.cluster) == shaped.runs[0].glyphs.map(\.cluster))
+    #expect(read.runs[0].glyphs.map(\.xAdvance) == shaped.runs[0].glyphs.map(\.xAdvance))
+    // At 2,000 units an em (the font has 1,000), written positions are scaled; names alone get the
+    // font's own advances at that size.
+    let double = try ShapingFont(file: Paths.latin, options: .init(size: .scale(x: 2000, y: 2000)))
+    try double.readGlyphs(text, into: &read)
+    #expect(read.runs[0].glyphs.map(\.xAdvance) == shaped.runs[0].glyphs.map { $0.xAdvance * 2 })
+    try double.readGlyphs(shaped.runs[0].glyphs.map { $0.name! }.joined(separator: "|"), into: &read)
+    #expect(
+      read.runs[0].glyphs.map(\.xAdvance) == shaped.runs[0].glyphs.map { double.font.advance(of: $0.id).x })
+  }
+
   @Test func defaultFontIsBuiltIn() throws {
     let font = try ShapingFont.defaultFont()
     #expect(font.identity.file == "<default>")

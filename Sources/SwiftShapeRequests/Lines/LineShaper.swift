@@ -83,6 +83,18 @@ public struct LineShaper: Sendable {
   public var maximumLength: Int
   /// Where hb-shape's trace lines go (`options.trace` with a `.harfBuzz` format).
   public var traceDestination: TraceDestination = .output
+  /// What each line is: text to shape, or glyphs to read (`ShapingFont.readGlyphs`, hb-shape's
+  /// `--glyphs`).
+  public var input: Input = .text
+
+  /// What each line is.
+  public enum Input: Sendable {
+    /// Text, shaped.
+    case text
+    /// Glyphs in hb-shape's text syntax, read onto the font, not shaped; `asHBShape`: exactly as
+    /// the engine's hb-shape reads them (see `ShapingFont.readGlyphs`).
+    case serializedGlyphs(asHBShape: Bool)
+  }
 
   /// Where hb-shape's trace lines go: hb-shape writes them before each line's glyphs on standard
   /// output up to HarfBuzz 6, and on standard error, as they come, from HarfBuzz 7.0.0 on.
@@ -317,7 +329,16 @@ public struct LineShaper: Sendable {
 
   /// Shapes a line into `result` (reusing its storage) as many times as `iterations` asks.
   private func shape(_ line: String, into result: inout ShapeResult) throws {
-    for _ in 0..<iterations { try font.shape(line, options: options, into: &result) }
+    for _ in 0..<iterations { try shapeOnce(line, into: &result) }
+  }
+
+  /// Shapes a line once, or reads its glyphs.
+  private func shapeOnce(_ line: String, into result: inout ShapeResult) throws {
+    switch input {
+    case .text: try font.shape(line, options: options, into: &result)
+    case .serializedGlyphs(let asHBShape):
+      try font.readGlyphs(line, options: options, asHBShape: asHBShape, into: &result)
+    }
   }
 
   /// hb-shape's output for one line: the text and code points when asked, the trace, the glyphs.
@@ -334,7 +355,7 @@ public struct LineShaper: Sendable {
     var text = ""
     var traces: [[TraceEvent]] = []
     for _ in 0..<iterations {
-      try font.shape(line, options: options, into: &result)
+      try shapeOnce(line, into: &result)
       if let trace = result.trace { traces.append(trace) }
     }
     if showText { text += "\(prefix)(\(line))\n" }
