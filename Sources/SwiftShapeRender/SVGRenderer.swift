@@ -80,7 +80,18 @@ public final class SVGRenderer {
     /// font has no version 1 table).
     private var paintReader: ColorTableReader??
 
+    /// The font at its units per em, for HarfBuzz's paint API (coordinates in font units, as the
+    /// table reader's).
+    private lazy var unscaledFont = Font(face: font.font.face)
+
     private func colorPaint(_ glyph: UInt32) -> ColorPaint? {
+      // Where the engine has a paint API (HarfBuzz 7.0.0 and later), the engine paints the graph;
+      // before, the table is read here (`ColorTableReader`).
+      if Font.hasPaintAPI {
+        return unscaledFont.paintEvents(of: glyph, palette: colorSettings.palette).flatMap {
+          ColorPaint(events: $0)
+        }
+      }
       if paintReader == nil {
         paintReader = .some(
           font.font.face.table("COLR").flatMap {
