@@ -45,16 +45,7 @@ extension Font {
 /// The shapers this HarfBuzz was built with, in the order it tries them (`ot`, `fallback`, …).
 ///
 /// The corresponding C function is `hb_shape_list_shapers`.
-public var shapers: [String] {
-  guard let list = hb_shape_list_shapers() else { return [] }
-  var result: [String] = []
-  var index = 0
-  while let name = list[index] {
-    result.append(String(cString: name))
-    index += 1
-  }
-  return result
-}
+public var shapers: [String] { cStrings(hb_shape_list_shapers()) }
 
 /// The HarfBuzz version the program runs with, e.g. `6.0.0`.
 ///

@@ -32,24 +32,7 @@ extension ShapingFont {
         // The empty buffer's properties are guessed before the glyphs come, as hb-shape's are.
         buffer.guessSegmentProperties()
         buffer.addSerializedGlyphs(text, font: font)
-        result.text = text
-        result.clusterUnit = options.clusterUnit
-        result.baseLevel = nil
-        if !result.missingCharacters.isEmpty { result.missingCharacters = [] }
-        if result.lines != nil {
-          result.lines = nil
-          result.reshapedEdges = 0
-        }
-        result.trace = options.trace ? [] : nil
-        var run =
-          result.runs.count == 1
-          ? result.runs[0]
-          : ShapedRun(
-            font: identity, unit: unit, scale: scale, direction: .leftToRight, script: .unknown,
-            language: nil,
-            glyphs: [])
-        fill(&run, from: buffer, options: options)
-        result.runs = [run]
+        fillResult(&result, text: text, from: buffer, options: options, trace: [])
       }
     } catch let error as HarfBuzzError {
       throw ShapingError(error)

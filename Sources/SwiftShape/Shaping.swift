@@ -90,6 +90,13 @@ extension ShapingFont {
     buffer.messageHandler = nil
     if options.normalizeGlyphs { buffer.normalizeGlyphs() }
     // Nothing can fail from here on: `result` changes only once shaping has succeeded.
+    fillResult(&result, text: text, from: buffer, options: options, trace: messages?.trace ?? [])
+  }
+
+  /// Makes `result` the one run of the buffer's glyphs for `text`, reusing its storage.
+  func fillResult(
+    _ result: inout ShapeResult, text: String, from buffer: Buffer, options: ShapeOptions, trace: [TraceEvent]
+  ) {
     result.text = text
     result.clusterUnit = options.clusterUnit
     result.baseLevel = nil
@@ -98,7 +105,7 @@ extension ShapingFont {
       result.lines = nil
       result.reshapedEdges = 0
     }
-    result.trace = options.trace ? messages?.trace ?? [] : nil
+    result.trace = options.trace ? trace : nil
     if result.runs.count == 1 {
       fill(&result.runs[0], from: buffer, options: options)
     } else {
@@ -111,7 +118,7 @@ extension ShapingFont {
   }
 
   /// Makes `run` the run of the shaped buffer, in place (one access to the run, not one a field).
-  func fill(_ run: inout ShapedRun, from buffer: Buffer, options: ShapeOptions) {
+  private func fill(_ run: inout ShapedRun, from buffer: Buffer, options: ShapeOptions) {
     // The identity holds four strings: left alone when equal (a reused result holds the same
     // strings, which compare equal by their storage, without reading their characters), so
     // that assigning does not retain and release each.
