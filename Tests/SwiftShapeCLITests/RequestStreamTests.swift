@@ -61,6 +61,35 @@ struct RequestStreamTests {
     #expect(ids == (0..<2000).map { $0 })
   }
 
+  /// The request stream under GNU parallel (Debian's `parallel`): the stream cut into blocks of
+  /// whole lines, each block answered by a process of its own, four at a time, the answers put back
+  /// in input order — the same bytes as one process's, bad lines and all. This is how SwiftShape runs
+  /// past one process (or, with `--sshlogin`, past one machine); see the README.
+  @Test(.enabled(if: HarfBuzzTools.find("parallel") != nil, "GNU parallel is not installed"))
+  func gnuParallelAnswersAsOneProcessDoes() throws {
+    let fonts = [
+      "fonts/NotoSans-Latin.ttf", "fonts/NotoSansArabic-Subset.ttf", "fonts/NotoSansDevanagari-Subset.ttf",
+    ]
+    let texts = ["office", "Ta AV", "سلام عليكم", "क्षत्रिय", "fjord Wave", "مرحبا"]
+    var requests = (0..<3000).map { index in
+      #"{"id": \#(index), "font": "\#(fonts[index % fonts.count])", "text": "\#(texts[index % texts.count])"}"#
+    }
+    requests[1234] = "garbage"
+    requests[2345] = #"{"id": "missing", "font": "missing.ttf", "text": "a"}"#
+    let input = Data((requests.joined(separator: "\n") + "\n").utf8)
+    let one = try swiftshape(["shape", "--requests", "-"], stdin: input)
+    #expect(one.status == 0)
+    let parallel = try run(
+      HarfBuzzTools.find("parallel")!,
+      [
+        "--will-cite", "--pipe", "--keep-order", "--block", "20k", "-j", "4", Repository.binary.path, "shape",
+        "--requests", "-",
+      ], stdin: input)
+    #expect(parallel.status == 0, "\(parallel.err)")
+    #expect(parallel.out == one.out)
+    #expect(parallel.out.split(separator: "\n").count == 3000)
+  }
+
   @Test func anAnswerComesBeforeTheNextRequestIsSent() throws {
     // A client that sends one request and waits for its answer must get it.
     let conversation = try Conversation(["shape", "--requests", "-", "--jobs", "2"])
