@@ -12,6 +12,7 @@
 //   SwiftShape                          the shaping API users call (library product)
 //   SwiftShapeFonts                     fonts by name (fontconfig) and what is in a font (library product)
 //   SwiftShapeRequests                  one shaping request as a typed value, resolved to a font (library product)
+//   SwiftShapeFontbakery                fontbakery's shaping checks: collisions, pattern inputs (library product)
 //   SwiftShapeFixtures                  expected shaping results: record, check, update (library product)
 //   SwiftShapeRender                    SVG and PNG of shaped text through FreeType (library product)
 //   SwiftShapeCommandLine               the shaping commands' options (hb-shape's syntax), read into requests
@@ -43,6 +44,7 @@ let package = Package(
     .library(name: "SwiftShapeUnicode", targets: ["SwiftShapeUnicode"]),
     .library(name: "SwiftShapeFonts", targets: ["SwiftShapeFonts"]),
     .library(name: "SwiftShapeFixtures", targets: ["SwiftShapeFixtures"]),
+    .library(name: "SwiftShapeFontbakery", targets: ["SwiftShapeFontbakery"]),
     .library(name: "SwiftShapeRequests", targets: ["SwiftShapeRequests"]),
     .library(name: "SwiftShapeRender", targets: ["SwiftShapeRender"]),
     // The target is not called `swiftshape`: `Sources/swiftshape` and `Sources/SwiftShape` would be
@@ -126,8 +128,14 @@ let package = Package(
       dependencies: ["HarfBuzz", "SwiftShape", "SwiftShapeRequests", "SwiftShapeCommandLine"]
     ),
     .target(
+      name: "SwiftShapeFontbakery",
+      dependencies: ["HarfBuzz", "SwiftShape"]
+    ),
+    .target(
       name: "SwiftShapeFixtures",
-      dependencies: ["HarfBuzz", "SwiftShape", "SwiftShapeFonts", "SwiftShapeRequests"],
+      dependencies: [
+        "HarfBuzz", "SwiftShape", "SwiftShapeFonts", "SwiftShapeRequests", "SwiftShapeFontbakery",
+      ],
       exclude: ["Schemas"]
     ),
     .executableTarget(
@@ -209,6 +217,11 @@ let package = Package(
     .testTarget(
       name: "SwiftShapeRequestsTests",
       dependencies: ["SwiftShape", "SwiftShapeRequests", "TestFixtures"]
+    ),
+    .testTarget(
+      name: "SwiftShapeFontbakeryTests",
+      // SwiftShapeFixtures for its JSON reader, which keeps the order of an object's keys.
+      dependencies: ["SwiftShapeFontbakery", "SwiftShapeFixtures", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeFixturesTests",

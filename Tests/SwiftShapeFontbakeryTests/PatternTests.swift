@@ -3,6 +3,7 @@ import TestFixtures
 import Testing
 
 @testable import SwiftShapeFixtures
+@testable import SwiftShapeFontbakery
 
 /// Pattern inputs against stringbrewer, which fontbakery expands them with: the recipes of
 /// `Fixtures/fontbakery/patterns/recipes.json`, and what stringbrewer made of each, recorded in

@@ -165,7 +165,7 @@ public struct StringPattern: Sendable {
 public struct PatternError: Error, Sendable, CustomStringConvertible {
   /// What is wrong, in a few words.
   public var description: String
-  init(_ description: String) { self.description = description }
+  package init(_ description: String) { self.description = description }
 }
 
 extension StringPattern {

@@ -34,44 +34,6 @@ public struct CollisionRules: Sendable, Hashable {
 
   /// No rule on.
   public init() {}
-
-  /// Reads a `collidoscope` object. Unknown keys are errors, so a misspelt rule is not silently
-  /// ignored; `comment…` keys are allowed.
-  init(json: SourceJSON, context: String) throws {
-    guard let members = json.members else {
-      throw ShapingError(.badText, input: context, reason: "\"collidoscope\" must be an object")
-    }
-    for (key, value) in members {
-      func flag() throws -> Bool {
-        // Python's truth: fontbakery files write true/false, sometimes 0/1.
-        if let bool = value.bool { return bool }
-        if let number = value.number { return number != 0 }
-        throw ShapingError(.badText, input: context, reason: "\"collidoscope.\(key)\" must be true or false")
-      }
-      switch key {
-      case "bases": bases = try flag()
-      case "marks": marks = try flag()
-      case "faraway": faraway = try flag()
-      case "adjacent_clusters": adjacentClusters = try flag()
-      case "cursive": cursive = try flag()
-      case "area":
-        guard let number = value.number ?? value.bool.map({ $0 ? 1 : 0 }), number >= 0, number <= 1 else {
-          throw ShapingError(
-            .badText, input: context,
-            reason: "\"collidoscope.area\" must be a fraction from 0 to 1 (0.05 is 5 %)")
-        }
-        area = number
-      default:
-        guard key.hasPrefix("comment") else {
-          throw ShapingError(
-            .badText, input: context,
-            reason:
-              "unknown collidoscope rule \"\(key)\" (known: bases, marks, faraway, adjacent_clusters, cursive, area)"
-          )
-        }
-      }
-    }
-  }
 }
 
 /// Two glyphs whose outlines cross.
@@ -154,7 +116,7 @@ public final class CollisionChecker {
     self.init(font: font.font, rules: rules, reversed: reversed)
   }
 
-  init(font: Font, rules: CollisionRules, reversed: Bool) {
+  package init(font: Font, rules: CollisionRules, reversed: Bool) {
     self.font = font
     self.rules = rules
     self.reversed = reversed
