@@ -285,6 +285,26 @@ struct FixtureCommandTests {
     #expect(try swiftshape(["check", fixture]).out == "1 passed, 0 failed, 0 skipped\n")
   }
 
+  /// An option a fixture case has no key for is not dropped: `record` names it, writes nothing and
+  /// exits 64.
+  @Test(arguments: [
+    ["--text-before", "س"], ["--text-after", "a"], ["--unicodes-before", "628"], ["--bot"], ["--eot"],
+    ["--invisible-glyph", "3"], ["--not-found-glyph", "5"], ["--font-ppem", "12"], ["--font-ptem", "9"],
+    ["--font-slant", "0.2"], ["--ft-load-flags", "0"], ["--shapers", "ot"], ["--normalize-glyphs"],
+    ["--verify"], ["--remove-default-ignorables"], ["--preserve-default-ignorables"], ["--unsafe-to-concat"],
+    ["--named-instance", "0"], ["--glyphs"],
+  ])
+  func recordRefusesWhatAFixtureCannotHold(_ option: [String]) throws {
+    let folder = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let fixture = folder.appendingPathComponent("refused.json").path
+    let result = try swiftshape(
+      ["record", "-o", fixture, "--font-file", Paths.latin, "--text", "office"] + option)
+    #expect(result.status == 64, "\(result.err)")
+    #expect(result.err.contains(option[0]) && result.err.contains("nothing was recorded"), "\(result.err)")
+    #expect(!FileManager.default.fileExists(atPath: fixture))
+  }
+
   /// A fixture reached through a symbolic link is updated where it lives; the link stays a link.
   @Test func recordAndUpdateFollowASymbolicLink() throws {
     let folder = try Self.scratch()

@@ -65,6 +65,15 @@ struct RecordSettings: ShapingCommandSettings {
     }
     let fontOptions = try font.shapingFontOptions()
     let shapeOptions = try shaping.shapeOptions()
+    let unrecordable = unrecordableOptions(fontOptions, shapeOptions)
+    guard unrecordable.isEmpty else {
+      // Nothing is dropped silently: a case that would not shape as asked is not written.
+      throw ShapingError(
+        .invalidArgument, input: unrecordable.joined(separator: ", "),
+        reason:
+          "a fixture has no key for \(unrecordable.count == 1 ? "this option" : "these options") yet; nothing was recorded"
+      )
+    }
     var settings = FixtureSettings()
     if let pattern = font.pattern {
       settings.fontPattern = pattern
@@ -109,6 +118,42 @@ struct RecordSettings: ShapingCommandSettings {
     let out = Output.standardOutput()
     out.write("\(fixture): recorded \(lines.count) case\(lines.count == 1 ? "" : "s")\n")
     try out.commit()
+  }
+}
+
+extension RecordSettings {
+  /// The options given that a fixture case cannot hold: recording with them would write a case
+  /// that does not shape as asked.
+  func unrecordableOptions(_ fontOptions: ShapingFont.Options, _ shapeOptions: ShapeOptions) -> [String] {
+    var names: [String] = []
+    func check(_ given: Bool, _ name: String) { if given { names.append(name) } }
+    check(font.strict, "--strict")
+    check(fontOptions.ppem != (0, 0), "--font-ppem")
+    check(fontOptions.pointSize != 0, "--font-ptem")
+    check(fontOptions.syntheticSlant != 0, "--font-slant")
+    check(fontOptions.syntheticBold.map { !$0.inPlace } == true, "--font-bold")
+    check(fontOptions.syntheticBold.map(\.inPlace) == true, "--font-grade")
+    check(fontOptions.namedInstance != nil, "--named-instance")
+    check(fontOptions.freeTypeLoadFlags != 2, "--ft-load-flags")
+    check(text.textBefore != nil, "--text-before")
+    check(text.textAfter != nil, "--text-after")
+    check(text.unicodesBefore != nil, "--unicodes-before")
+    check(text.unicodesAfter != nil, "--unicodes-after")
+    check(text.glyphs, "--glyphs")
+    let flags = shapeOptions.bufferFlags
+    check(flags.contains(.beginningOfText), "--bot")
+    check(flags.contains(.endOfText), "--eot")
+    check(flags.contains(.preserveDefaultIgnorables), "--preserve-default-ignorables")
+    check(flags.contains(.removeDefaultIgnorables), "--remove-default-ignorables")
+    check(flags.contains(.produceUnsafeToConcat), "--unsafe-to-concat")
+    check(flags.contains(.produceSafeToInsertTatweel), "--safe-to-insert-tatweel")
+    check(shapeOptions.invisibleGlyph != 0, "--invisible-glyph")
+    check(shapeOptions.notFoundGlyph != 0, "--not-found-glyph")
+    check(shapeOptions.notFoundVariationSelectorGlyph != nil, "--not-found-variation-selector-glyph")
+    check(shapeOptions.shapers != nil, "--shapers")
+    check(shapeOptions.normalizeGlyphs, "--normalize-glyphs")
+    check(shapeOptions.verify, "--verify")
+    return names
   }
 }
 
