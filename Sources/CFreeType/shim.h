@@ -10,4 +10,11 @@
 #include FT_MULTIPLE_MASTERS_H
 #include FT_COLOR_H
 
+// FT_GLYPH_FORMAT_OUTLINE and FT_GLYPH_FORMAT_BITMAP are enumerators that a macro (FT_IMAGE_TAG)
+// makes in ftimage.h, which HarfBuzz's module includes too (through hb-ft.h): which of the two
+// modules Swift then finds them in depends on the order a target's files are compiled in, and a
+// file that imports only this one can miss them. These give them through this module alone.
+static inline FT_Glyph_Format swiftshape_ft_glyph_format_outline(void) { return FT_GLYPH_FORMAT_OUTLINE; }
+static inline FT_Glyph_Format swiftshape_ft_glyph_format_bitmap(void) { return FT_GLYPH_FORMAT_BITMAP; }
+
 #endif

@@ -145,7 +145,7 @@ public final class FreeTypeFace {
   /// outline (a space, a bitmap-only glyph) or FreeType cannot load it.
   public func outline(of glyph: UInt32) -> GlyphOutline? {
     guard FT_Load_Glyph(face, glyph, Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
-      face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE
+      face.pointee.glyph.pointee.format == swiftshape_ft_glyph_format_outline()
     else { return nil }
     var outline = face.pointee.glyph.pointee.outline
     guard outline.n_points > 0 else {
@@ -294,7 +294,7 @@ extension FreeTypeFace {
     of glyph: UInt32, transform: (a: Double, b: Double, c: Double, d: Double, e: Double, f: Double)
   ) -> GlyphCoverage? {
     guard FT_Load_Glyph(face, glyph, Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
-      face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE
+      face.pointee.glyph.pointee.format == swiftshape_ft_glyph_format_outline()
     else { return nil }
     // The slot's outline is in 26.6 font units (the face is sized at one pixel a unit); it is
     // changed in place, and loaded again next time. FreeType's y runs up: y is negated.
@@ -389,7 +389,8 @@ extension FreeTypeFace {
     }
     let slot = face.pointee.glyph.pointee
     let bitmap = slot.bitmap
-    guard slot.format == FT_GLYPH_FORMAT_BITMAP, bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue),
+    guard slot.format == swiftshape_ft_glyph_format_bitmap(),
+      bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue),
       bitmap.width > 0, bitmap.rows > 0, let buffer = bitmap.buffer
     else { return nil }
     let width = Int(bitmap.width)
