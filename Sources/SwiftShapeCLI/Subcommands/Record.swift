@@ -18,11 +18,7 @@ extension SwiftShapeCommand {
     )
 
     /// The arguments, read by the options' declarations (see `OptionDeclaration`).
-    @Argument(
-      parsing: .allUnrecognized, help: .hidden,
-      completion: .custom { _, _, prefix in
-        Completion.candidates(names: RecordSettings.options.declarations.flatMap(\.names), prefix: prefix)
-      })
+    @Argument(declaredBy: { RecordSettings.options.declarations.flatMap(\.names) })
     var arguments: [String] = []
 
     func run() throws { try RecordSettings.options.parse(arguments).run() }

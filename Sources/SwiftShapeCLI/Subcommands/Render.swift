@@ -30,11 +30,7 @@ extension SwiftShapeCommand {
     )
 
     /// The arguments, read by the options' declarations (see `OptionDeclaration`).
-    @Argument(
-      parsing: .allUnrecognized, help: .hidden,
-      completion: .custom { _, _, prefix in
-        Completion.candidates(names: RenderSettings.options.declarations.flatMap(\.names), prefix: prefix)
-      })
+    @Argument(declaredBy: { RenderSettings.options.declarations.flatMap(\.names) })
     var arguments: [String] = []
 
     func run() throws { try RenderSettings.options.parse(arguments).run() }

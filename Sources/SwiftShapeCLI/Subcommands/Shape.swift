@@ -27,11 +27,7 @@ extension SwiftShapeCommand {
     )
 
     /// The arguments, read by the options' declarations (see `OptionDeclaration`).
-    @Argument(
-      parsing: .allUnrecognized, help: .hidden,
-      completion: .custom { _, _, prefix in
-        Completion.candidates(names: ShapeSettings.options.declarations.flatMap(\.names), prefix: prefix)
-      })
+    @Argument(declaredBy: { ShapeSettings.options.declarations.flatMap(\.names) })
     var arguments: [String] = []
 
     func run() throws { try ShapeSettings.options.parse(arguments, persona: Persona.current).run() }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import SwiftShapeCommandLine
 
 #if canImport(Glibc)
@@ -30,5 +31,15 @@ enum Completion {
       found.append(folder + name)
     }
     return found.sorted()
+  }
+}
+
+extension Argument where Value == [String] {
+  /// A shaping command's arguments, all taken as they come (the options' declarations read them:
+  /// see `OptionDeclaration`), kept out of the help, and completed from the declared names.
+  init(wrappedValue: [String], declaredBy names: @escaping @Sendable () -> [String]) {
+    self.init(
+      wrappedValue: wrappedValue, parsing: .allUnrecognized, help: .hidden,
+      completion: .custom { _, _, prefix in Completion.candidates(names: names(), prefix: prefix) })
   }
 }
