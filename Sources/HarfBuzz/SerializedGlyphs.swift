@@ -10,11 +10,15 @@ extension Buffer {
   /// Reading stops at the first glyph that cannot be read (an unknown name, a malformed number):
   /// the glyphs before it stay.
   ///
+  /// - Parameters:
+  ///   - text: the glyphs.
+  ///   - font: the font the names are looked up in and the advances come from.
+  ///   - arithmetic: how written positions are scaled (see `PositionScaling`).
   /// - Returns: whether the whole text was read.
   ///
   /// The corresponding C function is `hb_buffer_deserialize_glyphs`.
   @discardableResult
-  public func addSerializedGlyphs(_ text: String, font: Font) -> Bool {
+  public func addSerializedGlyphs(_ text: String, font: Font, arithmetic: PositionScaling = .exact) -> Bool {
     // hb-shape closes the list when its text does not end with `]`.
     let closed = text.isEmpty || text.hasSuffix("]") ? text : text + "]"
     let complete = closed.withCString { start -> Bool in
@@ -42,9 +46,16 @@ extension Buffer {
     hb_font_get_scale(font.pointer, &xScale, &yScale)
     let upem = Int64(hb_face_get_upem(hb_font_get_face(font.pointer)))
     guard upem > 0, Int64(xScale) != upem || Int64(yScale) != upem else { return complete }
-    // As hb-shape's `int` arithmetic: multiplied, then divided toward zero.
     func scaled(_ value: Int32, _ scale: Int32) -> Int32 {
-      Int32(truncatingIfNeeded: Int64(value) * Int64(scale) / upem)
+      switch arithmetic {
+      case .exact:
+        return Int32(truncatingIfNeeded: Int64(value) * Int64(scale) / upem)
+      case .int:
+        return value.multipliedReportingOverflow(by: scale).partialValue / Int32(truncatingIfNeeded: upem)
+      case .intOverUnsigned:
+        let product = UInt32(bitPattern: value.multipliedReportingOverflow(by: scale).partialValue)
+        return Int32(bitPattern: product / UInt32(truncatingIfNeeded: upem))
+      }
     }
     for index in 0..<Int(count) {
       positions[index].x_offset = scaled(positions[index].x_offset, xScale)
@@ -54,4 +65,16 @@ extension Buffer {
     }
     return complete
   }
+}
+
+/// How `Buffer.addSerializedGlyphs` scales written positions to the font's size:
+/// position × scale ÷ units per em.
+public enum PositionScaling: Sendable, Hashable {
+  /// In 64 bits, divided toward zero: exact for any position and scale.
+  case exact
+  /// As hb-shape does from HarfBuzz 11.0.1: `int` arithmetic, the product wrapping at 32 bits.
+  case int
+  /// As hb-shape does from 7.0.0 to 11.0.0: the `int` product divided by an `unsigned` units per
+  /// em, so that a negative position becomes a large one.
+  case intOverUnsigned
 }

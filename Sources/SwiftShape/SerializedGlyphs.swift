@@ -13,15 +13,18 @@ extension ShapingFont {
   /// - Parameters:
   ///   - text: the glyphs.
   ///   - options: the direction, script, language and buffer settings.
-  ///   - asHBShape: read the text exactly as the engine's hb-shape does; by default a list without
-  ///     its opening bracket gets one (HarfBuzz 6 reads nothing without it).
+  ///   - asHBShape: read the text exactly as the hb-shape of this release does (its brackets and
+  ///     its arithmetic: `PositionScaling`); by default a list without its opening bracket gets one
+  ///     (HarfBuzz 6 reads nothing without it) and positions are scaled exactly.
   ///   - result: where the glyphs go, its storage reused.
   /// - Throws: `ShapingError` of kind `.internalFailure` when HarfBuzz cannot allocate a buffer.
   public func readGlyphs(
-    _ text: String, options: ShapeOptions = ShapeOptions(), asHBShape: Bool = false,
+    _ text: String, options: ShapeOptions = ShapeOptions(), asHBShape release: EngineVersion? = nil,
     into result: inout ShapeResult
   ) throws {
-    let text = asHBShape || text.isEmpty || text.hasPrefix("[") ? text : "[" + text
+    let text = release != nil || text.isEmpty || text.hasPrefix("[") ? text : "[" + text
+    let arithmetic: PositionScaling =
+      release.map { $0 >= EngineVersion(11, 0, 1) ? .int : .intOverUnsigned } ?? .exact
     do {
       try Buffer.withReusable { buffer in
         if let direction = options.direction { buffer.direction = direction }
@@ -31,7 +34,7 @@ extension ShapingFont {
         if options.clusterLevel != .monotoneGraphemes { buffer.clusterLevel = options.clusterLevel }
         // The empty buffer's properties are guessed before the glyphs come, as hb-shape's are.
         buffer.guessSegmentProperties()
-        buffer.addSerializedGlyphs(text, font: font)
+        buffer.addSerializedGlyphs(text, font: font, arithmetic: arithmetic)
         fillResult(&result, text: text, from: buffer, options: options, trace: [])
       }
     } catch let error as HarfBuzzError {

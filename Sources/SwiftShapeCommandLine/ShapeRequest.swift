@@ -83,7 +83,9 @@ package struct ShapeRequest {
           output.hbFormat(format == .hbJSON ? .json : .text), showText: output.showsText,
           showUnicode: output.showsUnicode, showLineNumbers: output.showsLineNumber),
       pattern: pattern, jobs: output.jobs, iterations: output.iterations, maximumLength: maximumLength)
-    if readsGlyphs { shaper.input = .serializedGlyphs(asHBShape: persona == .hbShape) }
+    if readsGlyphs {
+      shaper.input = .serializedGlyphs(asHBShape: persona == .hbShape ? HBShapeRelease.linked.version : nil)
+    }
     if options.trace, format == .text || format == .hbJSON, HBShapeRelease.linked.tracesToStandardError {
       // As the hb-shape of the engine in use prints them.
       shaper.traceDestination = .standardError

@@ -153,6 +153,19 @@ struct HBShapeDropInTests {
     #expect(ours.out == theirs.out, "\(arguments)")
   }
 
+  /// The lists of shapers, font functions and face loaders, as the engine's hb-shape prints them
+  /// (font functions and face loaders from HarfBuzz 11.0.0; before, both refuse the options).
+  @Test(arguments: ["--list-shapers", "--list-font-funcs", "--list-face-loaders"])
+  func listsAsHBShape(_ option: String) throws {
+    let theirs = try run(HarfBuzzTools.hbShape!, [option])
+    let ours = try run(Self.dropIn, [option])
+    if theirs.status == 0 {
+      #expect(ours.status == 0 && ours.out == theirs.out, "\(ours.err)")
+    } else {
+      #expect(ours.status == 64 && ours.stdout.isEmpty, "\(ours.out)")
+    }
+  }
+
   /// What hb-shape refuses, the drop-in refuses too (with its own message and status 64).
   @Test(arguments: [
     ["--font-size=abc"], ["--font-ptem=3x"], ["--font-ptem=1e999"], ["--invisible-glyph=5 "],

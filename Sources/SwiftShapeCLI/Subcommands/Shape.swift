@@ -37,6 +37,14 @@ extension SwiftShapeCommand {
 extension ShapeSettings {
   /// Runs the command: lists shapers, answers requests or a batch, or shapes the text.
   func run() throws {
+    if persona == .hbShape, font.listFontFunctions || font.listFaceLoaders,
+      !HBShapeRelease.linked.hasBackendLists
+    {
+      // As the hb-shape of a release before 11.0.0, which has neither list.
+      throw ShapingError(
+        .invalidArgument, input: font.listFontFunctions ? "--list-font-funcs" : "--list-face-loaders",
+        reason: "unknown option")
+    }
     if shaping.listShapers || font.listFontFunctions || font.listFaceLoaders {
       let list =
         shaping.listShapers ? HarfBuzz.shapers : font.listFontFunctions ? Font.Functions.listed : Face.loaders

@@ -92,8 +92,8 @@ public struct LineShaper: Sendable {
     /// Text, shaped.
     case text
     /// Glyphs in hb-shape's text syntax, read onto the font, not shaped; `asHBShape`: exactly as
-    /// the engine's hb-shape reads them (see `ShapingFont.readGlyphs`).
-    case serializedGlyphs(asHBShape: Bool)
+    /// the hb-shape of that release reads them (see `ShapingFont.readGlyphs`).
+    case serializedGlyphs(asHBShape: EngineVersion?)
   }
 
   /// Where hb-shape's trace lines go: hb-shape writes them before each line's glyphs on standard
