@@ -1,5 +1,11 @@
 import SwiftShape
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Which font, at which size and variation: hb-shape's font-face, font-instance and variation
 /// options, read into typed values.
 package struct FontSettings: Sendable, Equatable {
@@ -18,6 +24,8 @@ package struct FontSettings: Sendable, Equatable {
   package var fallbackFiles: [String] = []
   /// `--no-fallback`.
   package var noFallback = false
+  /// Whether `--font-funcs` was given.
+  package var fontFunctionsGiven = false
   /// `--list-font-funcs`, `--list-face-loaders`.
   package var listFontFunctions = false
   package var listFaceLoaders = false
@@ -31,6 +39,14 @@ package struct FontSettings: Sendable, Equatable {
     }
     var options = self.options
     options.size = points ?? fontSize ?? .unitsPerEm
+    if persona == .hbShape, !fontFunctionsGiven, HBShapeRelease.linked.fontFunctionsByExactName,
+      let name = getenv("HB_FONT_FUNCS").map({ String(cString: $0) }), Font.Functions.listed.contains(name),
+      let functions = Font.Functions(rawValue: name)
+    {
+      // As hb-shape from HarfBuzz 11.0.0, which leaves the font functions to the library's default
+      // when --font-funcs is not given: the environment's HB_FONT_FUNCS, where it names one.
+      options.functions = functions
+    }
     // As hb-shape: any scale, slant and point size goes to HarfBuzz as it is.
     options.allowsAnyValue = persona == .hbShape
     return options
@@ -139,6 +155,7 @@ package struct FontSettings: Sendable, Equatable {
             .invalidArgument, input: "--font-funcs=\(value)", reason: "unknown font functions (ot or ft)")
         }
         settings.font.options.functions = functions
+        settings.font.fontFunctionsGiven = true
       },
       .value(
         "--ft-load-flags", valueName: "integer",

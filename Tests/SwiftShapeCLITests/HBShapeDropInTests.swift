@@ -166,6 +166,20 @@ struct HBShapeDropInTests {
     }
   }
 
+  /// From HarfBuzz 11.0.0, hb-shape without `--font-funcs` uses the library's default font
+  /// functions, which the environment's HB_FONT_FUNCS chooses (an unknown name: the first); so does
+  /// the drop-in. A variable font at a size, where FreeType's and HarfBuzz's advances differ.
+  @Test(arguments: ["ft", "ot", "nonesuch"])
+  func fontFunctionsFromTheEnvironmentAsHBShape(_ name: String) throws {
+    let arguments = [
+      "fonts/InterVariable-Subset.ttf", "--font-size=13", "--variations=wght=650", "--text=office",
+    ]
+    let theirs = try run(HarfBuzzTools.hbShape!, arguments, environment: ["HB_FONT_FUNCS": name])
+    let ours = try run(Self.dropIn, arguments, environment: ["HB_FONT_FUNCS": name])
+    #expect(theirs.status == 0 && ours.status == 0, "\(ours.err)")
+    #expect(ours.out == theirs.out, "HB_FONT_FUNCS=\(name)")
+  }
+
   /// What hb-shape refuses, the drop-in refuses too (with its own message and status 64).
   @Test(arguments: [
     ["--font-size=abc"], ["--font-ptem=3x"], ["--font-ptem=1e999"], ["--invisible-glyph=5 "],
