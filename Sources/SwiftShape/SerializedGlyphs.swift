@@ -19,9 +19,10 @@ extension ShapingFont {
   ///   - result: where the glyphs go, its storage reused.
   /// - Throws: `ShapingError` of kind `.internalFailure` when HarfBuzz cannot allocate a buffer.
   public func readGlyphs(
-    _ text: String, options: ShapeOptions = ShapeOptions(), asHBShape release: EngineVersion? = nil,
+    _ text: String, options: ShapeOptions = ShapeOptions(), asHBShape: EngineVersion? = nil,
     into result: inout ShapeResult
   ) throws {
+    let release = asHBShape
     let text = release != nil || text.isEmpty || text.hasPrefix("[") ? text : "[" + text
     let arithmetic: PositionScaling =
       release.map { $0 >= EngineVersion(11, 0, 1) ? .int : .intOverUnsigned } ?? .exact
