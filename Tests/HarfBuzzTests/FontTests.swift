@@ -9,6 +9,25 @@ struct FontTests {
 
   init() throws { face = try Face(blob: Blob(contentsOfFile: Paths.latin)) }
 
+  /// The module page's example: synthetic bold where the build has it (HarfBuzz 7.0.0 and later),
+  /// which widens advances; nothing asked of an engine without it.
+  @Test func syntheticBoldWhereTheEngineHasIt() throws {
+    var configuration = Font.Configuration()
+    if EngineFeature.syntheticBold.isAvailable {
+      configuration.syntheticBold = Font.SyntheticBold(x: 0.02, y: 0.02)
+    }
+    let font = Font(face: face, configuration: configuration)
+    let plain = Font(face: face)
+    let o = try #require(plain.nominalGlyph(for: "o"))
+    if EngineFeature.syntheticBold.isAvailable {
+      #expect(font.advance(of: o).x > plain.advance(of: o).x)
+    } else {
+      #expect(font.advance(of: o).x == plain.advance(of: o).x)
+    }
+    #expect(EngineVersion("15.0.0")! > EngineVersion("6.0.0")!)
+    #expect(EngineVersion("6.0") == nil)
+  }
+
   @Test func defaultScaleIsUnitsPerEm() {
     let font = Font(face: face)
     #expect(font.scale == (1000, 1000))
