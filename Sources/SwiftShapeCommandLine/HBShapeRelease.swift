@@ -59,7 +59,7 @@ package struct HBShapeRelease: Sendable, Hashable {
   /// How HarfBuzz's own runner runs a `.tests` file of this release (`test/shape/run-tests.py`).
   package var conformanceRunner: ConformanceRunnerRules {
     ConformanceRunnerRules(
-      directives: since(11, 0, 0), safeToInsertTatweel: since(11, 3, 0), glyphIDFallback: since(11, 0, 0))
+      directives: since(11, 0, 0), safeToInsertTatweel: since(11, 3, 0))
   }
 
   /// What a release's runner does beyond shaping each test.
@@ -71,8 +71,5 @@ package struct HBShapeRelease: Sendable, Hashable {
     package var directives: Bool
     /// `--safe-to-insert-tatweel` is added beside `--verify --unsafe-to-concat` (11.3.0).
     package var safeToInsertTatweel: Bool
-    /// Where a result names glyphs by ID (`gid12`) and differs from the expectation, both are
-    /// compared again by glyph ID alone (11.0.0: `--glyphs --no-glyph-names`).
-    package var glyphIDFallback: Bool
   }
 }

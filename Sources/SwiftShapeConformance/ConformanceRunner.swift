@@ -144,12 +144,7 @@ package struct ConformanceRunner {
         return .failure(Skip("shaper \(shaper) is not available in this HarfBuzz"))
       }
       return .success(
-        ["ft", "ot"].map { functions in
-          Run(
-            label: "--font-funcs=\(functions)",
-            arguments: ["--font-funcs=\(functions)", test.fontPath, "--shaper=ot"] + checks
-              + ["--unicodes", test.unicodes] + test.options)
-        })
+        ["ft", "ot"].map { Run(label: "--font-funcs=\($0)", arguments: test.arguments(fontFunctions: $0)) })
     }
     // From HarfBuzz 11: the test's own backends are taken out of its options; the others come from
     // the file's directives, the environment (HB_SHAPER_LIST, HB_FACE_LOADER) or the defaults (the

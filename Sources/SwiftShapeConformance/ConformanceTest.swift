@@ -182,7 +182,7 @@ extension ConformanceTest {
     return nil
   }
 
-  /// The hb-shape arguments HarfBuzz's own runner uses for this test with the given font
+  /// The hb-shape arguments the runner of HarfBuzz 6 to 10 uses for this test with the given font
   /// functions: `--shaper=ot`, and `--verify --unsafe-to-concat` unless the expectation is `*`,
   /// before the test's own options (which win where they repeat one).
   public func arguments(fontFunctions: String) -> [String] {
