@@ -186,6 +186,7 @@ let package = Package(
       name: "SwiftShapeFuzz",
       dependencies: [
         "SwiftShape", "SwiftShapeRender", "HarfBuzz", "SwiftShapeFixtures", "SwiftShapeCommandLine",
+        "SwiftShapeRequests",
       ],
       path: "Fuzz/SwiftShapeFuzz"
     ),
@@ -220,18 +221,18 @@ let package = Package(
     ),
     .testTarget(
       name: "SwiftShapeFontbakeryTests",
-      // SwiftShapeFixtures for its JSON reader, which keeps the order of an object's keys.
-      dependencies: ["SwiftShapeFontbakery", "SwiftShapeFixtures", "TestFixtures"]
+      // SwiftShapeRequests for its JSON reader, which keeps the order of an object's keys.
+      dependencies: ["SwiftShapeFontbakery", "SwiftShapeRequests", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeFixturesTests",
-      dependencies: ["SwiftShape", "SwiftShapeFixtures", "TestFixtures"]
+      dependencies: ["SwiftShape", "SwiftShapeFixtures", "SwiftShapeRequests", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeCLITests",
       dependencies: [
-        "HarfBuzz", "SwiftShape", "SwiftShapeRender", "SwiftShapeCommandLine", "SwiftShapeCLI",
-        "TestFixtures",
+        "HarfBuzz", "SwiftShape", "SwiftShapeRender", "SwiftShapeCommandLine", "SwiftShapeRequests",
+        "SwiftShapeCLI", "TestFixtures",
       ]
     ),
   ],

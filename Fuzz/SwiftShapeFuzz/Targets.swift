@@ -3,6 +3,7 @@ import SwiftShape
 import SwiftShapeCommandLine
 import SwiftShapeFixtures
 import SwiftShapeRender
+import SwiftShapeRequests
 
 /// SwiftShape's fuzz targets, one for each surface that reads untrusted input. Each takes the
 /// bytes libFuzzer gives; errors are expected, and a crash, a hang, a sanitizer report or a broken
@@ -195,7 +196,7 @@ func fuzzFixture(_ bytes: UnsafeBufferPointer<UInt8>) {
   }
   precondition(again.cases.count == fixture.cases.count, "splicing changed the number of cases")
   for (old, new) in zip(fixture.cases, again.cases) {
-    precondition(old.text == new.text && old.settings == new.settings, "splicing changed a case")
+    precondition(old.text == new.text && old.request == new.request, "splicing changed a case")
   }
 }
 

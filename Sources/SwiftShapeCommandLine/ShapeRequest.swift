@@ -118,28 +118,6 @@ extension ShapingCommandSettings {
       allowsMissingFace: persona == .hbShape && !HBShapeRelease.linked.refusesMissingFace)
     font.fallbackFiles = self.font.fallbackFiles
     font.usesFallback = !self.font.noFallback
-    if options.paragraph == nil, !self.font.fallbackFiles.isEmpty || self.font.noFallback {
-      throw ShapingError(
-        .invalidArgument, input: self.font.noFallback ? "--no-fallback" : "--fallback-font-file",
-        reason: "fallback fonts are for paragraphs: add --paragraph")
-    }
-    if options.paragraph == nil,
-      options.lineWidth != nil || options.breaksAnywhere || options.alignment != .start
-    {
-      throw ShapingError(
-        .invalidArgument,
-        input: options.lineWidth != nil ? "--width" : options.breaksAnywhere ? "--break-anywhere" : "--align",
-        reason: "lines are broken in paragraphs: add --paragraph")
-    }
-    if options.lineWidth == nil, options.breaksAnywhere || options.alignment != .start {
-      throw ShapingError(
-        .invalidArgument, input: options.breaksAnywhere ? "--break-anywhere" : "--align",
-        reason: "needs --width")
-    }
-    if !self.font.fallbackFiles.isEmpty, self.font.noFallback {
-      throw ShapingError(
-        .invalidArgument, input: "--no-fallback", reason: "cannot be combined with --fallback-font-file")
-    }
     let positionalFont = positionals().font
     if let pattern = self.font.pattern {
       guard self.font.fontFile == nil, positionalFont == nil else {
@@ -151,6 +129,8 @@ extension ShapingCommandSettings {
     } else if let path = self.font.fontFile ?? positionalFont {
       font.source = .file(path)
     }
-    return ShapingRequest(font: font, options: options)
+    let request = ShapingRequest(font: font, options: options)
+    try request.validate(naming: .options)
+    return request
   }
 }

@@ -53,12 +53,6 @@ package struct ShapingSettings: Sendable, Equatable {
         guard !list.isEmpty else {
           throw ShapingError(.invalidArgument, input: "--shapers", reason: "no shaper named")
         }
-        let available = HarfBuzz.shapers
-        for shaper in list where !available.contains(shaper) {
-          throw ShapingError(
-            .invalidArgument, input: "--shapers '\(shaper)'",
-            reason: "unknown or unavailable shaper (available: \(available.joined(separator: ", ")))")
-        }
         settings.shaping.options.shapers = list
       },
       .value("--direction", valueName: "ltr|rtl|ttb|btt", help: "Text direction (default: from the script).")
@@ -145,17 +139,9 @@ package struct ShapingSettings: Sendable, Equatable {
           help: "Cluster level: 0 monotone graphemes (default), 1 monotone characters, 2 characters"
             + (EngineFeature.clusterLevelGraphemes.isAvailable ? ", 3 graphemes." : ".")
         ) { settings, value in
-          let level: Int32 = try integer(value, "--cluster-level", settings.persona, wrapsToUnsigned: false)
-          let cluster = Buffer.ClusterLevel(rawValue: level)
-          guard settings.persona == .hbShape || cluster.isDefined else {
-            throw ShapingError(
-              .invalidArgument, input: "--cluster-level=\(level)",
-              reason: level == 3
-                ? EngineFeature.clusterLevelGraphemes.unavailableReason
-                : "the cluster level must be \(Buffer.ClusterLevel.allCases.map { "\($0.rawValue)" }.joined(separator: ", "))"
-            )
-          }
-          settings.shaping.options.clusterLevel = cluster
+          // Which levels this HarfBuzz has is checked with the request (`ShapingRequest.validate`).
+          settings.shaping.options.clusterLevel = Buffer.ClusterLevel(
+            rawValue: try integer(value, "--cluster-level", settings.persona, wrapsToUnsigned: false))
         },
         .flag("--normalize-glyphs", help: "Put the glyphs of each cluster in a canonical order.") {
           $0.shaping.options.normalizeGlyphs = true

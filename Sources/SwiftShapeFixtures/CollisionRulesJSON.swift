@@ -1,5 +1,6 @@
 import SwiftShape
 import SwiftShapeFontbakery
+import SwiftShapeRequests
 
 extension CollisionRules {
   /// Reads a `collidoscope` object. Unknown keys are errors, so a misspelt rule is not silently

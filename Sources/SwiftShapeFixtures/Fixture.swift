@@ -1,5 +1,6 @@
 import HarfBuzz
 import SwiftShape
+import SwiftShapeRequests
 
 /// A file of expected shaping results: SwiftShape's fixture format, or fontbakery's
 /// shaping-regression JSON.
@@ -46,7 +47,9 @@ public struct Fixture: Sendable {
   public static let version = 1
 
   /// The folder fonts are relative to.
-  public var folder: String {
+  public var folder: String { Fixture.folder(of: path) }
+
+  static func folder(of path: String) -> String {
     let parts = path.split(separator: "/", omittingEmptySubsequences: false)
     return parts.count > 1 ? parts.dropLast().joined(separator: "/") : "."
   }
@@ -87,8 +90,12 @@ public struct Fixture: Sendable {
         throw ShapingError(
           .badText, input: path, reason: "unsupported fixture version (this SwiftShape reads version 1)")
       }
-      let defaults =
-        try root["defaults"].map { try FixtureSettings(json: $0, context: "\(path): defaults") } ?? .init()
+      let folder = Fixture.folder(of: path)
+      var defaults = ShapingRequest()
+      if let object = root["defaults"] {
+        try defaults.read(
+          object, syntax: .fixture, context: "\(path): defaults", kind: .badText, folder: folder)
+      }
       guard let list = root["cases"], let items = list.array else {
         throw ShapingError(.badText, input: path, reason: "a fixture needs a \"cases\" array")
       }
@@ -96,7 +103,8 @@ public struct Fixture: Sendable {
       let fileEngine = try root["harfbuzz"].map { try FixtureCase.engine($0, context: "\(path): harfbuzz") }
       cases = try items.enumerated().map { index, item in
         var testCase = try FixtureCase(
-          swiftshape: item, index: index + 1, defaults: defaults, file: path, source: contents)
+          swiftshape: item, index: index + 1, defaults: defaults, folder: folder, file: path, source: contents
+        )
         testCase.engine = testCase.engine ?? fileEngine
         return testCase
       }
@@ -123,19 +131,23 @@ public struct Fixture: Sendable {
       }
       let expectationOptional = !forbiddenGlyphs.isEmpty || collisionRules != nil
       var defaultExtras = FontbakeryExtras()
-      let defaults =
-        try root["configuration"]?["defaults"].map {
-          let context = "\(path): configuration.defaults"
-          defaultExtras = try FontbakeryExtras(json: $0, context: context)
-          return try FixtureSettings(fontbakery: $0, context: context, allowing: FontbakeryExtras.keys)
-        } ?? .init()
+      var defaults = ShapingRequest()
+      var defaultShaper: String?
+      if let object = root["configuration"]?["defaults"] {
+        let context = "\(path): configuration.defaults"
+        defaultExtras = try FontbakeryExtras(json: object, context: context)
+        defaultShaper = try defaults.read(
+          fontbakery: object, context: context, allowing: FontbakeryExtras.keys)
+      }
       guard let items = tests.array else {
         throw ShapingError(.badText, input: path, reason: "\"tests\" must be an array")
       }
       casesRange = tests.range
       cases = try items.enumerated().map { index, item in
         try FixtureCase(
-          fontbakery: item, index: index + 1, defaults: defaults, extras: defaultExtras, file: path,
+          fontbakery: item, index: index + 1, defaults: defaults, shaper: defaultShaper,
+          extras: defaultExtras,
+          file: path,
           source: contents, expectationOptional: expectationOptional)
       }
     } else {
@@ -154,8 +166,12 @@ public struct FixtureCase: Sendable {
   public var name: String?
   /// The text to shape.
   public var text: String
-  /// The settings, with the file's defaults filled in.
-  public var settings: FixtureSettings
+  /// How the case is shaped: the file's defaults with the case's own settings over them; font
+  /// paths relative to the fixture's folder already joined to it.
+  public var request: ShapingRequest
+  /// fontbakery's `shaper`: the HarfBuzz shaper a test is for (`ot`; `coretext`, `directwrite`
+  /// and `uniscribe` exist only on their systems); a test for a shaper HarfBuzz lacks is skipped.
+  public var shaper: String?
   /// What the result must be.
   public var expectation: Expectation
   /// For fontbakery tests: the font files (by name) the test is only for, or is not for.
@@ -278,11 +294,5 @@ public struct ExpectedGlyph: Sendable, Hashable {
       glyph.name = String(rest)
       return glyph
     }
-  }
-}
-
-extension String {
-  func trimmingWhitespace() -> String {
-    String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
   }
 }

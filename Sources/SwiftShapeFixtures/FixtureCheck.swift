@@ -168,7 +168,7 @@ extension Fixture {
   /// pattern stands for) first, then the expectation, if any.
   func run(_ testCase: FixtureCase, font: String?, context: CheckContext) -> CaseResult {
     var result = CaseResult(fixture: path, testCase: testCase, font: font, status: .passed)
-    if let shaper = testCase.settings.shaper, !HarfBuzz.shapers.contains(shaper) {
+    if let shaper = testCase.shaper, !HarfBuzz.shapers.contains(shaper) {
       result.status = .skipped(
         "HarfBuzz has no \(shaper) shaper here (it has \(HarfBuzz.shapers.joined(separator: ", ")))")
       return result
@@ -218,11 +218,10 @@ extension Fixture {
       strings = try StringPattern(recipe: testCase.text, ingredients: ingredients).strings(
         limit: context.patternLimit)
     }
-    let (shapingFont, options) = try Fixture.setup(
-      testCase.settings, folder: folder, font: font, cache: context.cache)
+    let (shapingFont, options) = try Fixture.setup(testCase.request, font: font, cache: context.cache)
     var checker: CollisionChecker?
     if let rules {
-      let key = "\(font ?? "")\u{0}\(testCase.settings.variations ?? [])\u{0}\(rules.hashValue)"
+      let key = "\(font ?? "")\u{0}\(testCase.request.font.options.variations)\u{0}\(rules.hashValue)"
       checker = context.checkers[key]
       if checker == nil {
         checker = CollisionChecker(font: shapingFont.font, rules: rules, reversed: collisionsReversed)
@@ -267,8 +266,7 @@ extension Fixture {
 
   /// The result of shaping a case.
   func shape(_ testCase: FixtureCase, font override: String?, cache: FontCache) throws -> ShapeResult {
-    let settings = testCase.settings
-    let (font, options) = try Fixture.setup(settings, folder: folder, font: override, cache: cache)
+    let (font, options) = try Fixture.setup(testCase.request, font: override, cache: cache)
     return try font.shape(testCase.text, options: options)
   }
 
@@ -285,31 +283,18 @@ extension Fixture {
   ///
   /// - Throws: `ShapingError` as checking does.
   public func font(for testCase: FixtureCase, font: String?, cache: FontCache) throws -> ShapingFont {
-    try Fixture.setup(testCase.settings, folder: folder, font: font, cache: cache).0
+    try Fixture.setup(testCase.request, font: font, cache: cache).0
   }
 
-  /// The font and options for settings; relative font paths are relative to `folder`.
-  static func setup(_ settings: FixtureSettings, folder: String, font override: String?, cache: FontCache)
-    throws
+  /// The font and options of a request, checked (`ShapingRequest.validate`); `override` (a file,
+  /// as given) replaces its font.
+  static func setup(_ request: ShapingRequest, font override: String?, cache: FontCache) throws
     -> (ShapingFont, ShapeOptions)
   {
-    let request = try settings.shapingRequest(folder: folder, font: override)
+    var request = request
+    if let override { request.font.source = .file(override) }
+    try request.validate(naming: .keys)
     return (try request.resolveFont(cache: cache).font, request.options)
-  }
-
-  /// A path with `.` and `name/..` removed, so that `folder/../font.ttf` does not need `folder`.
-  static func normalized(_ path: String) -> String {
-    var parts: [Substring] = []
-    for part in path.split(separator: "/", omittingEmptySubsequences: false) {
-      if part == "." && !parts.isEmpty { continue }
-      if part == "..", let last = parts.last, last != "..", last != ".", !last.isEmpty {
-        parts.removeLast()
-        continue
-      }
-      parts.append(part)
-    }
-    let joined = parts.joined(separator: "/")
-    return joined.isEmpty ? "." : joined
   }
 
   /// The expected glyphs of a case (for a fontbakery test, those for `font`) and their text.

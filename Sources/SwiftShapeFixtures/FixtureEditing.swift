@@ -112,13 +112,15 @@ extension Fixture {
 // MARK: Recording
 
 extension Fixture {
-  /// Shapes `text` with `settings` and adds it as a case to the fixture at `path`: at the end of its
-  /// cases when the file exists, in a new file otherwise. Written atomically; nothing else in an
-  /// existing file changes.
+  /// Shapes `text` as `request` asks and adds it as a case to the fixture at `path`: at the end
+  /// of its cases when the file exists, in a new file otherwise. Every setting of the request that
+  /// differs from the default is written with its key (`RequestKey`); font paths are written
+  /// relative to the fixture's folder. Written atomically; nothing else in an existing file
+  /// changes.
   ///
   /// - Parameters:
   ///   - text: the text to shape.
-  ///   - settings: how to shape; a relative font path is relative to the fixture's folder.
+  ///   - request: how to shape; font paths as the current folder sees them.
   ///   - name: the case's name.
   ///   - path: the fixture file.
   ///   - cache: fonts loaded once for many calls.
@@ -127,7 +129,7 @@ extension Fixture {
   ///   SwiftShape fixture, or it cannot be written.
   @discardableResult
   public static func record(
-    text: String, settings: FixtureSettings, name: String?, into path: String, cache: FontCache = FontCache()
+    text: String, request: ShapingRequest, name: String?, into path: String, cache: FontCache = FontCache()
   ) throws -> ShapeResult {
     let exists = access(path, F_OK) == 0
     let existing = exists ? try Fixture.load(path) : nil
@@ -135,9 +137,9 @@ extension Fixture {
       throw ShapingError(
         .badText, input: path, reason: "cases can only be recorded into a SwiftShape fixture")
     }
-    let folder = existing?.folder ?? Fixture(pathOnly: path).folder
-    let (font, options) = try setup(settings, folder: folder, font: nil, cache: cache)
+    let (font, options) = try setup(request, font: nil, cache: cache)
     let result = try font.shape(text, options: options)
+    let settings = request.keyMembers(syntax: .fixture) { RequestPaths.relative($0, toFolderOf: path) }
     let caseText = caseJSON(text: text, settings: settings, name: name, glyphs: result.glyphs, indent: 4)
     var bytes: [UInt8]
     if let existing {
@@ -169,57 +171,15 @@ extension Fixture {
     return result
   }
 
-  /// A fixture value for its path alone (to compute its folder before the file exists).
-  private init(pathOnly path: String) {
-    self.path = path
-    format = .swiftshape
-    cases = []
-    source = []
-    casesRange = 0..<0
-  }
-
   /// A case in SwiftShape's canonical layout, indented `indent` spaces.
   static func caseJSON(
-    text: String, settings: FixtureSettings, name: String?, glyphs: [ShapedGlyph], indent: Int
+    text: String, settings: [String], name: String?, glyphs: [ShapedGlyph], indent: Int
   ) -> String {
     let pad = String(repeating: " ", count: indent + 2)
     var lines: [String] = []
     if let name { lines.append("\"name\": \(jsonString(name))") }
     lines.append("\"harfbuzz\": \"\(EngineVersion.running)\"")
-    if let file = settings.fontFile {
-      if settings.faceIndex != nil || settings.variations != nil {
-        var font = "{\"file\": \(jsonString(file))"
-        if let index = settings.faceIndex { font += ", \"face_index\": \(index)" }
-        if let variations = settings.variations { font += ", \"variations\": \(jsonList(variations))" }
-        lines.append("\"font\": \(font)}")
-      } else {
-        lines.append("\"font\": \(jsonString(file))")
-      }
-    } else if let pattern = settings.fontPattern {
-      lines.append("\"font\": {\"pattern\": \(jsonString(pattern))}")
-      if let variations = settings.variations { lines.append("\"variations\": \(jsonList(variations))") }
-    } else if let variations = settings.variations {
-      lines.append("\"variations\": \(jsonList(variations))")
-    }
-    if let size = settings.fontSize { lines.append("\"font_size\": \(jsonString(size))") }
-    if let points = settings.points {
-      lines.append("\"points\": \(points.rounded() == points ? String(Int(points)) : String(points))")
-    }
-    if let functions = settings.fontFunctions { lines.append("\"font_funcs\": \(jsonString(functions))") }
-    if let features = settings.features { lines.append("\"features\": \(jsonList(features))") }
-    if let direction = settings.direction { lines.append("\"direction\": \(jsonString(direction))") }
-    if let script = settings.script { lines.append("\"script\": \(jsonString(script))") }
-    if let language = settings.language { lines.append("\"language\": \(jsonString(language))") }
-    if let level = settings.clusterLevel { lines.append("\"cluster_level\": \(level)") }
-    if let unit = settings.clusterUnit { lines.append("\"cluster_unit\": \(jsonString(unit))") }
-    if let base = settings.paragraph {
-      lines.append(base == "auto" ? "\"paragraph\": true" : "\"base_direction\": \(jsonString(base))")
-    }
-    if let files = settings.fallbackFontFiles { lines.append("\"fallback_font_files\": \(jsonList(files))") }
-    if settings.fallback == false { lines.append("\"fallback\": false") }
-    if let width = settings.lineWidth { lines.append("\"width\": \(width)") }
-    if let alignment = settings.alignment { lines.append("\"align\": \(jsonString(alignment))") }
-    if settings.breaksAnywhere == true { lines.append("\"break_anywhere\": true") }
+    lines += settings
     lines.append("\"text\": \(jsonString(text))")
     lines.append("\"expect\": \(glyphList(glyphs, indent: indent + 2))")
     let open = String(repeating: " ", count: indent) + "{\n"
@@ -227,9 +187,6 @@ extension Fixture {
       + String(repeating: " ", count: indent) + "}"
   }
 
-  static func jsonList(_ items: [String]) -> String {
-    "[" + items.map(jsonString).joined(separator: ", ") + "]"
-  }
 }
 
 /// Writes a file so that it is either the old one or the whole new one: a temporary file beside it,

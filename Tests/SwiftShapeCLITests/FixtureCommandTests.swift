@@ -1,4 +1,7 @@
 import Foundation
+import HarfBuzz
+import SwiftShapeCommandLine
+import SwiftShapeRequests
 import TestFixtures
 import Testing
 
@@ -285,23 +288,50 @@ struct FixtureCommandTests {
     #expect(try swiftshape(["check", fixture]).out == "1 passed, 0 failed, 0 skipped\n")
   }
 
-  /// An option a fixture case has no key for is not dropped: `record` names it, writes nothing and
-  /// exits 64.
-  @Test(arguments: [
-    ["--text-before", "س"], ["--text-after", "a"], ["--unicodes-before", "628"], ["--bot"], ["--eot"],
-    ["--invisible-glyph", "3"], ["--not-found-glyph", "5"], ["--font-ppem", "12"], ["--font-ptem", "9"],
-    ["--font-slant", "0.2"], ["--ft-load-flags", "0"], ["--shapers", "ot"], ["--normalize-glyphs"],
-    ["--verify"], ["--remove-default-ignorables"], ["--preserve-default-ignorables"], ["--unsafe-to-concat"],
-    ["--named-instance", "0"], ["--glyphs"],
-  ])
-  func recordRefusesWhatAFixtureCannotHold(_ option: [String]) throws {
+  /// `record` loses nothing: with each shaping option, the case holds the option's key, `check`
+  /// passes, and the recorded glyphs are those `shape` gives with the same options.
+  @Test(arguments: RecordCase.all)
+  func recordKeepsEveryOption(_ recorded: RecordCase) throws {
+    let folder = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let fixture = folder.appendingPathComponent("kept.json").path
+    let arguments = ["--font-file", recorded.font, "--text", recorded.text] + recorded.options
+    let result = try swiftshape(["record", "-o", fixture] + arguments)
+    #expect(result.status == 0, "\(recorded.options): \(result.err)")
+    let text = try String(contentsOfFile: fixture, encoding: .utf8)
+    #expect(text.contains("\"\(recorded.key)\": "), "\(recorded.options): \(text)")
+    let checked = try swiftshape(["check", fixture])
+    #expect(checked.out.hasSuffix("1 passed, 0 failed, 0 skipped\n"), "\(recorded.options): \(checked.out)")
+    let shaped = try swiftshape(["shape", "-O", "jsonl"] + arguments)
+    #expect(shaped.status == 0, "\(shaped.err)")
+    let document = try JSONSerialization.jsonObject(with: Data(shaped.out.utf8))
+    let root = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    let cases = root?["cases"] as? [[String: Any]]
+    let expected = (cases?.first?["expect"] as? [[String: Any]]) ?? []
+    let fields = ["id", "cluster", "x_advance", "y_advance", "x_offset", "y_offset"]
+    func values(_ glyphs: [[String: Any]]) -> [[Int]] {
+      glyphs.map { glyph in fields.map { glyph[$0] as? Int ?? -1 } }
+    }
+    #expect(!expected.isEmpty && values(expected) == values(Self.glyphs(in: document)), "\(recorded.options)")
+  }
+
+  /// Every glyph of a SwiftShape JSON document, in order: of its results, lines and runs.
+  static func glyphs(in value: Any) -> [[String: Any]] {
+    if let list = value as? [Any] { return list.flatMap(glyphs(in:)) }
+    guard let object = value as? [String: Any] else { return [] }
+    if let glyphs = object["glyphs"] as? [[String: Any]] { return glyphs }
+    return ["results", "lines", "runs"].flatMap { object[$0].map(glyphs(in:)) ?? [] }
+  }
+
+  /// `--glyphs` reads glyphs, which a case cannot hold: `record` names it, writes nothing and exits 64.
+  @Test func recordRefusesGlyphInput() throws {
     let folder = try Self.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
     let fixture = folder.appendingPathComponent("refused.json").path
     let result = try swiftshape(
-      ["record", "-o", fixture, "--font-file", Paths.latin, "--text", "office"] + option)
+      ["record", "-o", fixture, "--font-file", Paths.latin, "--text", "[o=0+605]", "--glyphs"])
     #expect(result.status == 64, "\(result.err)")
-    #expect(result.err.contains(option[0]) && result.err.contains("nothing was recorded"), "\(result.err)")
+    #expect(result.err.contains("--glyphs") && result.err.contains("nothing was recorded"), "\(result.err)")
     #expect(!FileManager.default.fileExists(atPath: fixture))
   }
 
@@ -422,5 +452,111 @@ struct ParagraphFixtureTests {
       ))
     #expect(answers[1].contains(#""level":1,"direction":"rtl""#))
     #expect(answers[2].contains(#""base_direction\" must be \"auto\", \"ltr\" or \"rtl\""#))
+  }
+}
+
+/// A shaping option `record` must keep: the option, the key it is kept under, and a font and a
+/// text it changes the result of where it can.
+struct RecordCase: Sendable, CustomTestStringConvertible {
+  var options: [String]
+  var key: String
+  var font = Paths.latin
+  var text = "office Tea"
+
+  var testDescription: String { options.joined(separator: " ") }
+
+  static let all: [RecordCase] =
+    [
+      RecordCase(options: ["--face-index", "1"], key: "face_index", font: Paths.cjkCollection, text: "中文"),
+      RecordCase(options: ["--variations", "wght=700"], key: "variations", font: Paths.variable),
+      RecordCase(options: ["--font-size", "12"], key: "font_size"),
+      RecordCase(options: ["--font-size", "12 24"], key: "font_size"),
+      RecordCase(options: ["--size", "9.5"], key: "points"),
+      RecordCase(options: ["--font-ppem", "12"], key: "ppem"),
+      RecordCase(options: ["--font-ptem", "9"], key: "ptem"),
+      RecordCase(options: ["--font-slant", "0.2"], key: "slant"),
+      RecordCase(options: ["--font-funcs", "ft"], key: "font_funcs"),
+      RecordCase(options: ["--font-funcs", "ft", "--ft-load-flags", "0"], key: "ft_load_flags"),
+      RecordCase(options: ["--features", "-liga,kern[0:2]"], key: "features"),
+      RecordCase(options: ["--shapers", "ot"], key: "shapers"),
+      RecordCase(options: ["--direction", "rtl"], key: "direction"),
+      RecordCase(options: ["--script", "Arab"], key: "script", font: Paths.arabic, text: "سلام"),
+      RecordCase(options: ["--language", "ur"], key: "language", font: Paths.arabic, text: "سلام"),
+      RecordCase(options: ["--cluster-level", "1"], key: "cluster_level", text: "e\u{301}f"),
+      RecordCase(options: ["--cluster-unit", "utf16"], key: "cluster_unit", text: "😀a"),
+      RecordCase(options: ["--utf8-clusters"], key: "cluster_unit", text: "éa"),
+      RecordCase(options: ["--text-before", "س"], key: "text_before", font: Paths.arabic, text: "لام"),
+      RecordCase(options: ["--text-after", "ب"], key: "text_after", font: Paths.arabic, text: "سل"),
+      RecordCase(
+        options: ["--unicodes-before", "U+0633"], key: "text_before", font: Paths.arabic, text: "لام"),
+      RecordCase(options: ["--unicodes-after", "U+0628"], key: "text_after", font: Paths.arabic, text: "سل"),
+      RecordCase(options: ["--bot"], key: "bot", font: Paths.arabic, text: "\u{064E}ب"),
+      RecordCase(options: ["--eot"], key: "eot", font: Paths.arabic, text: "ب\u{064E}"),
+      RecordCase(
+        options: ["--preserve-default-ignorables"], key: "preserve_default_ignorables", text: "a\u{200B}b"),
+      RecordCase(
+        options: ["--remove-default-ignorables"], key: "remove_default_ignorables", text: "a\u{200B}b"),
+      RecordCase(options: ["--invisible-glyph", "3"], key: "invisible_glyph", text: "a\u{200B}b"),
+      RecordCase(options: ["--not-found-glyph", "5"], key: "not_found_glyph", text: "a中"),
+      RecordCase(options: ["--unsafe-to-concat"], key: "unsafe_to_concat"),
+      RecordCase(
+        options: ["--safe-to-insert-tatweel"], key: "safe_to_insert_tatweel", font: Paths.arabic, text: "سلام"
+      ),
+      RecordCase(options: ["--normalize-glyphs"], key: "normalize_glyphs"),
+      RecordCase(options: ["--verify"], key: "verify"),
+      RecordCase(options: ["--paragraph"], key: "paragraph", text: "office שלום"),
+      RecordCase(options: ["--base-direction", "rtl"], key: "base_direction", text: "office Tea"),
+      RecordCase(
+        options: ["--paragraph", "--fallback-font-file", Paths.arabic], key: "fallback_font_files",
+        text: "a سلام"),
+      RecordCase(options: ["--paragraph", "--no-fallback"], key: "fallback", text: "a سلام"),
+      RecordCase(options: ["--paragraph", "--width", "1500"], key: "width", text: "office Tea office Tea"),
+      RecordCase(
+        options: ["--paragraph", "--width", "1500", "--align", "center"], key: "align",
+        text: "office Tea office"),
+      RecordCase(
+        options: ["--paragraph", "--width", "900", "--break-anywhere"], key: "break_anywhere",
+        text: "officeofficeoffice"),
+    ]
+    + (EngineFeature.syntheticBold.isAvailable
+      ? [
+        RecordCase(options: ["--font-bold", "0.02"], key: "bold"),
+        RecordCase(options: ["--font-grade", "0.02"], key: "grade"),
+      ] : [])
+    + (EngineFeature.notFoundVariationSelectorGlyph.isAvailable
+      ? [
+        RecordCase(
+          options: ["--not-found-variation-selector-glyph", "4"], key: "not_found_variation_selector_glyph",
+          text: "a\u{FE00}")
+      ] : [])
+}
+
+/// Adding a shaping option is one declaration on the command line and one request key: every
+/// option of the shaping commands that sets how text is shaped has a key, and every key's
+/// options exist.
+@Suite("Request keys cover the options")
+struct RequestKeyCoverageTests {
+  /// Options that say what to shape or what to list, not how to shape.
+  static let notSettings: Set = [
+    "--text", "--text-file", "--unicodes", "--single-par", "--glyphs", "--max-text-length", "--list-shapers",
+    "--list-font-funcs", "--list-face-loaders", "--face-loader",
+  ]
+
+  @Test func everyShapingOptionHasAKey() {
+    let options =
+      OptionSection<ShapeSettings>.shapingSections.flatMap(\.options).map(\.names)
+      + [["--no-glyph-names"], ["--show-extents"]]
+    let declared = Set(options.joined())
+    let keyed = Set(RequestKey.all.flatMap(\.options))
+    for names in options {
+      #expect(
+        names.contains { keyed.contains($0) || Self.notSettings.contains($0) }, "\(names) has no request key")
+    }
+    let engineOptions: Set = [
+      "--font-bold", "--font-grade", "--not-found-variation-selector-glyph",
+    ]
+    for name in keyed where !engineOptions.contains(name) || declared.contains(name) {
+      #expect(declared.contains(name), "\(name) is not an option")
+    }
   }
 }

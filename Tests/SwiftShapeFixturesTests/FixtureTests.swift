@@ -1,6 +1,7 @@
 import Foundation
 import HarfBuzz
 import SwiftShape
+import SwiftShapeRequests
 import TestFixtures
 import Testing
 
@@ -113,15 +114,15 @@ struct FixtureTests {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("new.json").path
-    var settings = FixtureSettings()
-    settings.fontFile = Paths.arabic
-    settings.language = "ar"
-    try Fixture.record(text: "سلام", settings: settings, name: "first", into: path)
-    settings.features = ["-kern"]
-    try Fixture.record(text: "عليكم", settings: settings, name: nil, into: path)
+    var request = ShapingRequest(font: FontSpecification(.file(Paths.arabic)))
+    request.options.language = try Language(parsing: "ar")
+    try Fixture.record(text: "سلام", request: request, name: "first", into: path)
+    request.options.features = [try Feature(parsing: "-kern")]
+    try Fixture.record(text: "عليكم", request: request, name: nil, into: path)
     let fixture = try Fixture.load(path)
     #expect(fixture.cases.map(\.name) == ["first", nil])
-    #expect(fixture.cases[1].settings.features == ["-kern"])
+    #expect(fixture.cases[1].request.options.features == request.options.features)
+    #expect(fixture.cases[1].request.font.source == .file(RequestPaths.normalized(Paths.arabic)))
     try fixture.verify()
     let text = try String(contentsOfFile: path, encoding: .utf8)
     #expect(text.hasPrefix("{\n  \"format\": \"swiftshape-fixture\",\n  \"version\": 1,"))
@@ -158,6 +159,17 @@ struct FixtureTests {
       return error.kind == .badText && error.description.hasPrefix("bad.json")
         && error.description.contains(message)
     }
+  }
+
+  /// The fixture schema documents the settings the key table reads, no more and no fewer, in its
+  /// order.
+  @Test func theSchemaListsEveryKey() throws {
+    let text = try String(
+      contentsOfFile: "\(Paths.repository)/Sources/SwiftShapeFixtures/Schemas/fixture.schema.json",
+      encoding: .utf8)
+    let schema = try SourceJSON.parse(Array(text.utf8))
+    let documented = schema["$defs"]?["settings"]?["properties"]?.members?.map(\.key) ?? []
+    #expect(documented == RequestKey.all.filter(\.inFixtures).map(\.name))
   }
 
   @Test func missingFontIsAnErrorNamingTheCase() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftShapeRequests
 import TestFixtures
 import Testing
 
@@ -50,7 +51,7 @@ struct FontbakeryComparisonTests {
     var failing = 0
     for entry in recorded where Self.knownDifferences[entry.file] == nil {
       let fixture = try Fixture.load("\(Self.folder)/\(entry.file)")
-      let font = Fixture.normalized("\(Self.folder)/\(entry.font)")
+      let font = RequestPaths.normalized("\(Self.folder)/\(entry.font)")
       let results = fixture.check(fonts: [font])
       #expect(results.count == entry.tests.count, "\(entry.file)")
       for (result, test) in zip(results, entry.tests) {

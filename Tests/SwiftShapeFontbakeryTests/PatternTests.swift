@@ -1,8 +1,8 @@
 import Foundation
+import SwiftShapeRequests
 import TestFixtures
 import Testing
 
-@testable import SwiftShapeFixtures
 @testable import SwiftShapeFontbakery
 
 /// Pattern inputs against stringbrewer, which fontbakery expands them with: the recipes of

@@ -59,125 +59,24 @@ struct RecordSettings: ShapingCommandSettings {
       throw ShapingError(
         .invalidArgument, input: "-o", reason: "the fixture to record into is missing (-o FIXTURE)")
     }
-    let fontOptions = try font.shapingFontOptions()
-    let shapeOptions = try shaping.shapeOptions()
-    let unrecordable = unrecordableOptions(fontOptions, shapeOptions)
-    guard unrecordable.isEmpty else {
-      // Nothing is dropped silently: a case that would not shape as asked is not written.
+    // Nothing is dropped silently: every setting has a fixture key (`RequestKey`), and the input
+    // must be text (a fixture case holds text).
+    if text.glyphs {
       throw ShapingError(
-        .invalidArgument, input: unrecordable.joined(separator: ", "),
-        reason:
-          "a fixture has no key for \(unrecordable.count == 1 ? "this option" : "these options") yet; nothing was recorded"
-      )
+        .invalidArgument, input: "--glyphs",
+        reason: "a fixture case holds text, not glyphs; nothing was recorded")
     }
-    var settings = FixtureSettings()
-    if let pattern = font.pattern {
-      settings.fontPattern = pattern
-    } else if let file = font.fontFile {
-      settings.fontFile = Paths.relative(file, toFolderOf: fixture)
-    }
-    settings.faceIndex = font.faceIndex
-    if !fontOptions.variations.isEmpty { settings.variations = fontOptions.variations.map(\.description) }
-    switch font.fontSize {
-    case .unitsPerEm?: settings.fontSize = "upem"
-    case .scale(let x, let y)?: settings.fontSize = x == y ? "\(x)" : "\(x) \(y)"
-    case .points, nil: break
-    }
-    if case .points(let points)? = font.points { settings.points = points }
-    settings.fontFunctions = fontOptions.functions == .openType ? nil : fontOptions.functions.rawValue
-    settings.features = shapeOptions.features.isEmpty ? nil : shapeOptions.features.map(\.description)
-    settings.direction = shapeOptions.direction?.rawValue
-    settings.script = shapeOptions.script?.description
-    settings.language = shapeOptions.language?.identifier
-    settings.clusterLevel =
-      shapeOptions.clusterLevel == .monotoneGraphemes ? nil : Int(shapeOptions.clusterLevel.rawValue)
-    settings.clusterUnit =
-      shapeOptions.clusterUnit == .unicodeScalars ? nil : shapeOptions.clusterUnit.rawValue
-    settings.paragraph = shapeOptions.paragraph?.rawValue
-    if !font.fallbackFiles.isEmpty {
-      settings.fallbackFontFiles = font.fallbackFiles.map { Paths.relative($0, toFolderOf: fixture) }
-    }
-    if font.noFallback { settings.fallback = false }
-    settings.lineWidth = shapeOptions.lineWidth.map(Int.init)
-    settings.alignment =
-      shapeOptions.lineWidth != nil && shapeOptions.alignment != .start
-      ? shapeOptions.alignment.rawValue : nil
-    settings.breaksAnywhere = shapeOptions.breaksAnywhere ? true : nil
+    let request = try shapingRequest()
     let lines = try text.lines(positionalText: first)
     guard !lines.isEmpty else {
       throw ShapingError(.invalidArgument, input: "text", reason: "nothing to record")
     }
     for (index, line) in lines.enumerated() {
       let caseName = lines.count > 1 ? name.map { "\($0) \(index + 1)" } : name
-      try Fixture.record(text: line, settings: settings, name: caseName, into: fixture)
+      try Fixture.record(text: line, request: request, name: caseName, into: fixture)
     }
     let out = Output.standardOutput()
     out.write("\(fixture): recorded \(lines.count) case\(lines.count == 1 ? "" : "s")\n")
     try out.commit()
-  }
-}
-
-extension RecordSettings {
-  /// The options given that a fixture case cannot hold: recording with them would write a case
-  /// that does not shape as asked.
-  func unrecordableOptions(_ fontOptions: ShapingFont.Options, _ shapeOptions: ShapeOptions) -> [String] {
-    var names: [String] = []
-    func check(_ given: Bool, _ name: String) { if given { names.append(name) } }
-    check(font.strict, "--strict")
-    check(fontOptions.ppem != (0, 0), "--font-ppem")
-    check(fontOptions.pointSize != 0, "--font-ptem")
-    check(fontOptions.syntheticSlant != 0, "--font-slant")
-    check(fontOptions.syntheticBold.map { !$0.inPlace } == true, "--font-bold")
-    check(fontOptions.syntheticBold.map(\.inPlace) == true, "--font-grade")
-    check(fontOptions.namedInstance != nil, "--named-instance")
-    check(fontOptions.freeTypeLoadFlags != 2, "--ft-load-flags")
-    check(text.textBefore != nil, "--text-before")
-    check(text.textAfter != nil, "--text-after")
-    check(text.unicodesBefore != nil, "--unicodes-before")
-    check(text.unicodesAfter != nil, "--unicodes-after")
-    check(text.glyphs, "--glyphs")
-    let flags = shapeOptions.bufferFlags
-    check(flags.contains(.beginningOfText), "--bot")
-    check(flags.contains(.endOfText), "--eot")
-    check(flags.contains(.preserveDefaultIgnorables), "--preserve-default-ignorables")
-    check(flags.contains(.removeDefaultIgnorables), "--remove-default-ignorables")
-    check(flags.contains(.produceUnsafeToConcat), "--unsafe-to-concat")
-    check(flags.contains(.produceSafeToInsertTatweel), "--safe-to-insert-tatweel")
-    check(shapeOptions.invisibleGlyph != 0, "--invisible-glyph")
-    check(shapeOptions.notFoundGlyph != 0, "--not-found-glyph")
-    check(shapeOptions.notFoundVariationSelectorGlyph != nil, "--not-found-variation-selector-glyph")
-    check(shapeOptions.shapers != nil, "--shapers")
-    check(shapeOptions.normalizeGlyphs, "--normalize-glyphs")
-    check(shapeOptions.verify, "--verify")
-    return names
-  }
-}
-
-/// Path arithmetic for fixture files.
-enum Paths {
-  /// `file` relative to the folder holding `fixture` (both as given, relative to the current
-  /// folder or absolute).
-  static func relative(_ file: String, toFolderOf fixture: String) -> String {
-    let target = absolute(file).split(separator: "/")
-    let folder = absolute(fixture).split(separator: "/").dropLast()
-    var common = 0
-    while common < min(target.count, folder.count), target[common] == folder[common] { common += 1 }
-    let up = Array(repeating: "..", count: folder.count - common)
-    return (up + target[common...].map(String.init)).joined(separator: "/")
-  }
-
-  /// An absolute, normalized path.
-  static func absolute(_ path: String) -> String {
-    var parts: [Substring] = []
-    let full = path.hasPrefix("/") ? path : IO.currentDirectory() + "/" + path
-    for part in full.split(separator: "/") {
-      if part == "." { continue }
-      if part == ".." {
-        if !parts.isEmpty { parts.removeLast() }
-        continue
-      }
-      parts.append(part)
-    }
-    return "/" + parts.joined(separator: "/")
   }
 }

@@ -4,11 +4,9 @@ import SwiftShape
 /// Shaping requests as JSON Lines, for programs that drive SwiftShape without paying its start-up
 /// for every call: each request is one JSON object on a line, each answer one line.
 ///
-/// A request: `{"id": 7, "font": "fonts/Noto.ttf", "text": "office", "features": ["-liga"]}`, with
-/// the settings keys of a fixture case (`font` as a file, `{"file", "face_index", "variations"}` or
-/// `{"pattern"}`; `features`, `variations`, `direction`, `script`, `language`, `font_size`,
-/// `points`, `font_funcs`, `cluster_level`, `cluster_unit`), `text` or `unicodes`, and
-/// `glyph_names` and `extents` (booleans). The answer is SwiftShape's JSON document for the text
+/// A request: `{"id": 7, "font": "fonts/Noto.ttf", "text": "office", "features": ["-liga"]}`: the
+/// settings keys (`RequestKey.all`: those of a fixture case, and `glyph_names` and `extents`),
+/// `text` or `unicodes`. The answer is SwiftShape's JSON document for the text
 /// with `"id"` first, or `{"id": …, "error": {"kind", "input", "message"}}`; the `id` comes back
 /// as it was written (any JSON value), `null` when the request has none or is not JSON.
 public enum JSONRequests {
@@ -33,44 +31,18 @@ public enum JSONRequests {
         throw ShapingError(.invalidArgument, input: "request", reason: "a request must be a JSON object")
       }
       if let value = json["id"] { id = Array(line[value.range]) }
-      let settings = try FixtureSettings(
-        json: json, context: "request", allowing: ["id", "text", "unicodes", "glyph_names", "extents"])
-      let text: String
-      switch (json["text"], json["unicodes"]) {
-      case (let value?, nil):
-        guard let string = value.string else {
-          throw ShapingError(.invalidArgument, input: "request", reason: "\"text\" must be a string")
-        }
-        text = string
-      case (nil, let value?):
-        guard let list = value.string else {
-          throw ShapingError(.invalidArgument, input: "request", reason: "\"unicodes\" must be a string")
-        }
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: try TextInput.scalars(fromUnicodesList: list))
-        text = String(view)
-      default:
-        throw ShapingError(
-          .invalidArgument, input: "request", reason: "a request needs \"text\" or \"unicodes\" (one of them)"
-        )
-      }
-      var (font, options) = try Fixture.setup(settings, folder: folder, font: nil, cache: cache)
-      if let names = json["glyph_names"] {
-        guard let value = names.bool else {
-          throw ShapingError(
-            .invalidArgument, input: "request", reason: "\"glyph_names\" must be true or false")
-        }
-        options.includeGlyphNames = value
-      }
-      if let extents = json["extents"] {
-        guard let value = extents.bool else {
-          throw ShapingError(.invalidArgument, input: "request", reason: "\"extents\" must be true or false")
-        }
-        options.includeExtents = value
-      }
+      var request = ShapingRequest()
+      try request.read(
+        json, syntax: .request, context: "request", kind: .invalidArgument, folder: folder,
+        allowing: ["id", "text", "unicodes"])
+      let text = try json.inputText(context: "request", kind: .invalidArgument, of: "a request")
+      try request.validate(naming: .keys)
+      let resolved = try request.resolveFont(cache: cache)
+      let font = resolved.font
+      let options = request.options
       let result = try font.shape(text, options: options)
       var document = ShapeDocument(font: font, options: options, entries: [.init(line: 1, result: result)])
-      document.pattern = settings.fontPattern
+      document.pattern = resolved.pattern
       var answer = Array("{\"id\":".utf8) + id + [UInt8(ascii: ",")]
       answer.append(contentsOf: document.json(.compact).utf8.dropFirst())
       return answer
@@ -89,6 +61,36 @@ public enum JSONRequests {
       w.endObject()
       w.endObject()
       return w.finish()
+    }
+  }
+}
+
+extension SourceJSON {
+  /// The text of an object's `text` member, or of its `unicodes` (`U+0041,U+0301`): one of them.
+  ///
+  /// - Throws: `ShapingError` of kind `kind` at `context`: neither or both given, a value that is
+  ///   not a string, a list of code points that does not parse.
+  package func inputText(context: String, kind: ShapingError.Kind, of owner: String) throws -> String {
+    switch (self["text"], self["unicodes"]) {
+    case (let text?, nil):
+      guard let value = text.string else {
+        throw ShapingError(kind, input: context, reason: "\"text\" must be a string")
+      }
+      return value
+    case (nil, let unicodes?):
+      guard let list = unicodes.string else {
+        throw ShapingError(kind, input: context, reason: "\"unicodes\" must be a string (U+0041,U+0301)")
+      }
+      var view = String.UnicodeScalarView()
+      do {
+        view.append(contentsOf: try TextInput.scalars(fromUnicodesList: list))
+      } catch let error as ShapingError {
+        throw ShapingError(kind, input: context, reason: "\"unicodes\": \(error.description)")
+      }
+      return String(view)
+    default:
+      throw ShapingError(
+        kind, input: context, reason: "\(owner) needs \"text\" or \"unicodes\" (one of them)")
     }
   }
 }

@@ -1,6 +1,6 @@
 /// A JSON value parsed with the byte range it came from, so a file can be edited in place: a value
 /// replaced or an element appended without rewriting (or reformatting) anything else.
-indirect enum SourceJSON: Sendable {
+package indirect enum SourceJSON: Sendable {
   case object([(key: String, value: SourceJSON)], range: Range<Int>)
   case array([SourceJSON], range: Range<Int>)
   case string(String, range: Range<Int>)
@@ -9,7 +9,7 @@ indirect enum SourceJSON: Sendable {
   case null(range: Range<Int>)
 
   /// The bytes the value spans in its source.
-  var range: Range<Int> {
+  package var range: Range<Int> {
     switch self {
     case .object(_, let range), .array(_, let range), .string(_, let range), .number(_, let range),
       .bool(_, let range), .null(let range):
@@ -17,38 +17,38 @@ indirect enum SourceJSON: Sendable {
     }
   }
 
-  subscript(key: String) -> SourceJSON? {
+  package subscript(key: String) -> SourceJSON? {
     guard case .object(let members, _) = self else { return nil }
     return members.last { $0.key == key }?.value
   }
 
-  var string: String? {
+  package var string: String? {
     if case .string(let value, _) = self { return value }
     return nil
   }
 
-  var number: Double? {
+  package var number: Double? {
     if case .number(let value, _) = self { return value }
     return nil
   }
 
-  var array: [SourceJSON]? {
+  package var array: [SourceJSON]? {
     if case .array(let values, _) = self { return values }
     return nil
   }
 
-  var members: [(key: String, value: SourceJSON)]? {
+  package var members: [(key: String, value: SourceJSON)]? {
     if case .object(let members, _) = self { return members }
     return nil
   }
 
-  var bool: Bool? {
+  package var bool: Bool? {
     if case .bool(let value, _) = self { return value }
     return nil
   }
 
   /// A short name of the value's type, for error messages.
-  var typeName: String {
+  package var typeName: String {
     switch self {
     case .object: "an object"
     case .array: "an array"
@@ -60,15 +60,15 @@ indirect enum SourceJSON: Sendable {
   }
 
   /// Why the bytes are not JSON: where, and what was expected.
-  struct SyntaxError: Error {
-    var offset: Int
-    var line: Int
-    var column: Int
-    var message: String
+  package struct SyntaxError: Error {
+    package var offset: Int
+    package var line: Int
+    package var column: Int
+    package var message: String
   }
 
   /// Parses a complete JSON text (RFC 8259).
-  static func parse(_ bytes: [UInt8]) throws -> SourceJSON {
+  package static func parse(_ bytes: [UInt8]) throws -> SourceJSON {
     var parser = Parser(bytes: bytes)
     parser.skipWhitespace()
     let value = try parser.value(depth: 0)

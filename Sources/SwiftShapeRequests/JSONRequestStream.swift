@@ -1,5 +1,4 @@
 import SwiftShape
-import SwiftShapeRequests
 
 #if canImport(Glibc)
   import Glibc
