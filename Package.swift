@@ -221,8 +221,8 @@ let package = Package(
     ),
     .testTarget(
       name: "SwiftShapeFontbakeryTests",
-      // SwiftShapeRequests for its JSON reader, which keeps the order of an object's keys.
-      dependencies: ["SwiftShapeFontbakery", "SwiftShapeRequests", "TestFixtures"]
+      // SwiftShape for its JSON reader, which keeps the order of an object's keys.
+      dependencies: ["SwiftShapeFontbakery", "SwiftShape", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeFixturesTests",

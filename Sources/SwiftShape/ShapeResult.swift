@@ -240,7 +240,8 @@ public struct ShapedGlyph: Sendable, Hashable, Codable, BitwiseCopyable {
   }
 
   // Coded as a glyph object of SwiftShape's JSON document: the name as its text, under the
-  // document's keys; positions absent (as in a trace event before positioning) are 0.
+  // document's keys; positions absent (as in a trace event before positioning) are 0. Only the
+  // reader spells the keys here: writing is the document writer's.
   private enum CodingKeys: String, CodingKey {
     case id, name, cluster
     case xAdvance = "x_advance"
@@ -265,18 +266,13 @@ public struct ShapedGlyph: Sendable, Hashable, Codable, BitwiseCopyable {
       extents: try container.decodeIfPresent(GlyphExtents.self, forKey: .extents))
   }
 
-  /// Writes it in SwiftShape's JSON form.
+  /// Writes the glyph object SwiftShape's JSON document holds, as its writer writes it.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(id, forKey: .id)
-    try container.encodeIfPresent(name, forKey: .name)
-    try container.encode(cluster, forKey: .cluster)
-    try container.encode(xAdvance, forKey: .xAdvance)
-    try container.encode(yAdvance, forKey: .yAdvance)
-    try container.encode(xOffset, forKey: .xOffset)
-    try container.encode(yOffset, forKey: .yOffset)
-    try container.encode(flags, forKey: .flags)
-    try container.encodeIfPresent(extents, forKey: .extents)
+    var buffer = ByteBuffer(capacity: 512)
+    withUnsafePointer(to: self) {
+      ShapeDocument.appendCompactGlyph($0, positions: true, comma: false, to: &buffer)
+    }
+    try SourceJSON.parse(buffer.finish()).encode(to: encoder)
   }
 }
 

@@ -36,9 +36,11 @@ extension JSONRequests {
         switch line {
         case .request(let bytes): return JSONRequests.answer(bytes, cache: cache)
         case .tooLong(let length):
-          return Array(
-            #"{"id":null,"error":{"kind":"bad-text","input":"request","message":"request: \#(length) bytes, longer than \#(limit) (--max-text-length)"}}"#
-              .utf8)
+          return JSONRequests.errorAnswer(
+            id: Array("null".utf8),
+            ShapingError(
+              .badText, input: "request", reason: "\(length) bytes, longer than \(limit) (--max-text-length)")
+          )
         }
       }
       for answer in answers {

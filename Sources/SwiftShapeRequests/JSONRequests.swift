@@ -49,19 +49,26 @@ public enum JSONRequests {
     } catch {
       let failure =
         error as? ShapingError ?? ShapingError(.internalFailure, input: "request", reason: "\(error)")
-      var w = JSONWriter(spaced: false)
-      w.beginObject()
-      w.key("id")
-      w.rawValue { $0.append(id) }
-      w.key("error")
-      w.beginObject()
-      w.member("kind", failure.kind.rawValue)
-      w.member("input", failure.input)
-      w.member("message", failure.description)
-      w.endObject()
-      w.endObject()
-      return w.finish()
+      return errorAnswer(id: id, failure)
     }
+  }
+}
+
+extension JSONRequests {
+  /// The answer to a request that failed: `{"id": …, "error": {"kind", "input", "message"}}`.
+  static func errorAnswer(id: [UInt8], _ failure: ShapingError) -> [UInt8] {
+    var w = JSONWriter(spaced: false)
+    w.beginObject()
+    w.key("id")
+    w.rawValue { $0.append(id) }
+    w.key("error")
+    w.beginObject()
+    w.member("kind", failure.kind.rawValue)
+    w.member("input", failure.input)
+    w.member("message", failure.description)
+    w.endObject()
+    w.endObject()
+    return w.finish()
   }
 }
 

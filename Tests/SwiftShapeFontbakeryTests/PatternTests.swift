@@ -1,5 +1,5 @@
 import Foundation
-import SwiftShapeRequests
+import SwiftShape
 import TestFixtures
 import Testing
 

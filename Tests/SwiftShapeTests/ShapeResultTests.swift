@@ -96,8 +96,9 @@ struct ShapeResultTests {
     var options = ShapeOptions()
     options.includeExtents = true
     let result = try arabic.shape("بِسْمِ", options: options)
-    let data = try JSONEncoder().encode(result)
-    #expect(try JSONDecoder().decode(ShapeResult.self, from: data) == result)
+    let document = ShapeDocument(font: arabic, options: options, entries: [.init(line: 1, result: result)])
+    let data = try JSONEncoder().encode(document)
+    #expect(try JSONDecoder().decode(DecodedShapeDocument.self, from: data).results.first?.result == result)
     let optionsData = try JSONEncoder().encode(ShapeOptions(features: [try Feature(parsing: "kern[1:3]=0")]))
     let decoded = try JSONDecoder().decode(ShapeOptions.self, from: optionsData)
     #expect(decoded.features.map(\.description) == ["-kern[1:3]"])

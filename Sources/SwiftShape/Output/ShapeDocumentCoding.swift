@@ -1,128 +1,13 @@
 import HarfBuzz
 
-// `Codable` in SwiftShape's JSON format: a result, a run, a glyph and a trace event are coded with
-// the keys and values the document writes (`README.md`, "The JSON format"), and a whole document
-// decodes back into the results it was written from (`DecodedShapeDocument`).
+// SwiftShape's JSON is written by one writer, `ShapeDocument`'s (ShapeDocumentEntries.swift); the
+// `Encodable` conformances (`ShapeDocument`, `ShapedGlyph`) hand its bytes to the encoder, and a
+// document decodes back into the results it was written from (`DecodedShapeDocument`).
 
-extension ShapeResult: Codable {
-  private enum CodingKeys: String, CodingKey {
-    case text
-    case clusterUnit = "cluster_unit"
-    case level, runs, trace, missing, lines
-    case reshapedEdges = "reshaped_edges"
-  }
-
-  /// Reads it from SwiftShape's JSON form.
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
-      text: try container.decode(String.self, forKey: .text),
-      clusterUnit: try container.decode(ClusterUnit.self, forKey: .clusterUnit),
-      runs: try container.decode([ShapedRun].self, forKey: .runs),
-      trace: try container.decodeIfPresent([TraceEvent].self, forKey: .trace))
-    baseLevel = try container.decodeIfPresent(UInt8.self, forKey: .level)
-    missingCharacters = try container.decodeIfPresent([MissingCharacter].self, forKey: .missing) ?? []
-    lines = try container.decodeIfPresent([ShapedLine].self, forKey: .lines)
-    reshapedEdges = try container.decodeIfPresent(Int.self, forKey: .reshapedEdges) ?? 0
-  }
-
-  /// Writes it in SwiftShape's JSON form.
+extension ShapeDocument: Encodable {
+  /// Encodes the document as its writer writes it (`jsonBytes(.compact)`), key for key.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(text, forKey: .text)
-    try container.encode(clusterUnit, forKey: .clusterUnit)
-    try container.encodeIfPresent(baseLevel, forKey: .level)
-    try container.encode(runs, forKey: .runs)
-    if !missingCharacters.isEmpty { try container.encode(missingCharacters, forKey: .missing) }
-    if let lines {
-      try container.encode(lines, forKey: .lines)
-      try container.encode(reshapedEdges, forKey: .reshapedEdges)
-    }
-    try container.encodeIfPresent(trace, forKey: .trace)
-  }
-}
-
-extension ShapedLine: Codable {
-  private enum CodingKeys: String, CodingKey {
-    case range, advance
-    case visibleAdvance = "visible_advance"
-    case ascent, descent, baseline, x, runs
-  }
-
-  /// Reads it from SwiftShape's JSON form.
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    let range = try container.decode([Int].self, forKey: .range)
-    guard range.count == 2, range[0] <= range[1] else {
-      throw DecodingError.dataCorruptedError(
-        forKey: .range, in: container, debugDescription: "not [start, end]")
-    }
-    self.init(
-      range: range[0]..<range[1], advance: try container.decode(Int32.self, forKey: .advance),
-      visibleAdvance: try container.decode(Int32.self, forKey: .visibleAdvance),
-      ascent: try container.decode(Int32.self, forKey: .ascent),
-      descent: try container.decode(Int32.self, forKey: .descent),
-      baseline: try container.decode(Int32.self, forKey: .baseline),
-      x: try container.decode(Int32.self, forKey: .x),
-      runs: try container.decode([ShapedRun].self, forKey: .runs))
-  }
-
-  /// Writes it in SwiftShape's JSON form.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode([range.lowerBound, range.upperBound], forKey: .range)
-    try container.encode(advance, forKey: .advance)
-    try container.encode(visibleAdvance, forKey: .visibleAdvance)
-    try container.encode(ascent, forKey: .ascent)
-    try container.encode(descent, forKey: .descent)
-    try container.encode(baseline, forKey: .baseline)
-    try container.encode(x, forKey: .x)
-    try container.encode(runs, forKey: .runs)
-  }
-}
-
-extension ShapedRun: Codable {
-  // The document's keys: `font`, `units`, `scale` and `ptem` from its header, the rest from a
-  // result.
-  enum CodingKeys: String, CodingKey {
-    case font, units, scale, ptem, level, range, fallback, direction, script, language, advance, glyphs
-  }
-
-  /// Reads it from SwiftShape's JSON form.
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    let font = try container.decode(FontIdentity.self, forKey: .font)
-    let scale = try container.decode(Scale.self, forKey: .scale)
-    self.init(
-      font: font,
-      unit: try PositionUnit(
-        named: try container.decode(String.self, forKey: .units), unitsPerEm: font.unitsPerEm, scale: scale,
-        points: try container.decodeIfPresent(Double.self, forKey: .ptem), codingPath: container.codingPath),
-      scale: scale, direction: try container.decode(Direction.self, forKey: .direction),
-      script: try container.decode(Script.self, forKey: .script),
-      language: try container.decodeIfPresent(String.self, forKey: .language).flatMap(
-        Language.init(harfBuzzString:)),
-      glyphs: try container.decode([ShapedGlyph].self, forKey: .glyphs))
-    level = try container.decodeIfPresent(UInt8.self, forKey: .level)
-    range = try container.decodeIfPresent(Range<Int>.self, forKey: .range)
-    isFallback = try container.decodeIfPresent(Bool.self, forKey: .fallback) ?? false
-  }
-
-  /// Writes it in SwiftShape's JSON form.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(font, forKey: .font)
-    try container.encode(unit.description, forKey: .units)
-    try container.encode(scale, forKey: .scale)
-    if case .fixed26_6(let points) = unit { try container.encode(points, forKey: .ptem) }
-    try container.encodeIfPresent(level, forKey: .level)
-    try container.encodeIfPresent(range, forKey: .range)
-    if isFallback { try container.encode(true, forKey: .fallback) }
-    try container.encode(direction, forKey: .direction)
-    try container.encode(script, forKey: .script)
-    try container.encode(language?.identifier, forKey: .language)
-    try container.encode(advance, forKey: .advance)
-    try container.encode(glyphs, forKey: .glyphs)
+    try SourceJSON.parse(jsonBytes(.compact)).encode(to: encoder)
   }
 }
 
@@ -143,29 +28,15 @@ extension PositionUnit {
   }
 }
 
-extension TraceEvent: Codable {
+extension TraceEvent: Decodable {
   private enum CodingKeys: String, CodingKey {
     case message, glyphs, codepoints
   }
 
   /// A code point of an event before the text became glyphs.
-  private struct CodePoint: Codable {
+  private struct CodePoint: Decodable {
     var codepoint: UInt32
     var cluster: Int
-  }
-
-  /// A glyph of an event before positioning: its object without positions.
-  private struct UnpositionedGlyph: Encodable {
-    var glyph: ShapedGlyph
-    private enum CodingKeys: String, CodingKey { case id, name, cluster, flags, extents }
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(glyph.id, forKey: .id)
-      try container.encodeIfPresent(glyph.name, forKey: .name)
-      try container.encode(glyph.cluster, forKey: .cluster)
-      try container.encode(glyph.flags, forKey: .flags)
-      try container.encodeIfPresent(glyph.extents, forKey: .extents)
-    }
   }
 
   /// Reads it from SwiftShape's JSON form.
@@ -189,20 +60,6 @@ extension TraceEvent: Codable {
     self.init(
       message: message, glyphs: try container.decode([ShapedGlyph].self, forKey: .glyphs),
       hasPositions: hasPositions)
-  }
-
-  /// Writes it in SwiftShape's JSON form.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(message, forKey: .message)
-    if holdsCodePoints {
-      try container.encode(
-        glyphs.map { CodePoint(codepoint: $0.id, cluster: $0.cluster) }, forKey: .codepoints)
-    } else if hasPositions {
-      try container.encode(glyphs, forKey: .glyphs)
-    } else {
-      try container.encode(glyphs.map { UnpositionedGlyph(glyph: $0) }, forKey: .glyphs)
-    }
   }
 }
 

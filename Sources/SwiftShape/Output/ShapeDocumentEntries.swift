@@ -374,7 +374,7 @@ extension ShapeDocument {
   }
 
   /// A glyph object in one piece, after a comma when `comma` is set.
-  private static func appendCompactGlyph(
+  static func appendCompactGlyph(
     _ glyph: UnsafePointer<ShapedGlyph>, positions: Bool, comma: Bool, to buffer: inout ByteBuffer
   ) {
     // The name as the JSON string its interned form keeps, no copy; what is written besides it is

@@ -263,3 +263,41 @@ package indirect enum SourceJSON: Sendable {
     }
   }
 }
+
+extension SourceJSON: Encodable {
+  private struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  /// Encodes the value as it was read: an object's members in their order, a whole number as an
+  /// integer.
+  package func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .object(let members, _):
+      var container = encoder.container(keyedBy: Key.self)
+      for (key, value) in members { try container.encode(value, forKey: Key(stringValue: key)) }
+    case .array(let items, _):
+      var container = encoder.unkeyedContainer()
+      for item in items { try container.encode(item) }
+    case .string(let text, _):
+      var container = encoder.singleValueContainer()
+      try container.encode(text)
+    case .number(let number, _):
+      var container = encoder.singleValueContainer()
+      if number == number.rounded(), let whole = Int64(exactly: number) {
+        try container.encode(whole)
+      } else {
+        try container.encode(number)
+      }
+    case .bool(let value, _):
+      var container = encoder.singleValueContainer()
+      try container.encode(value)
+    case .null:
+      var container = encoder.singleValueContainer()
+      try container.encodeNil()
+    }
+  }
+}
