@@ -31,7 +31,10 @@ public struct RequestKey: Sendable {
   }
 
   /// The key named `name`.
-  public static func named(_ name: String) -> RequestKey? { all.first { $0.name == name } }
+  public static func named(_ name: String) -> RequestKey? { positions[name].map { all[$0] } }
+
+  /// Each key's position in `all`, by name.
+  static let positions = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.name, $0) })
 }
 
 /// How one value is being read: what errors name, how relative paths are taken.
@@ -472,15 +475,24 @@ extension ShapingRequest {
     guard let members = json.members else {
       throw ShapingError(kind, input: context, reason: "expected an object, found \(json.typeName)")
     }
-    let keys = syntax == .fixture ? RequestKey.all.filter(\.inFixtures) : RequestKey.all
-    for (key, _) in members where !extra.contains(key) && !keys.contains(where: { $0.name == key }) {
-      throw ShapingError(kind, input: context, reason: "unknown key \"\(key)\"")
+    // Each member found in the table once (a dictionary lookup), then applied in the table's order.
+    var found: [(index: Int, value: SourceJSON)] = []
+    found.reserveCapacity(members.count)
+    for (key, value) in members {
+      if let index = RequestKey.positions[key], syntax == .request || RequestKey.all[index].inFixtures {
+        found.append((index, value))
+      } else if !extra.contains(key) {
+        throw ShapingError(kind, input: context, reason: "unknown key \"\(key)\"")
+      }
     }
-    if json["points"] != nil, json["font_size"] != nil {
+    found.sort { $0.index < $1.index }
+    if found.contains(where: { RequestKey.all[$0.index].name == "points" }),
+      found.contains(where: { RequestKey.all[$0.index].name == "font_size" })
+    {
       throw ShapingError(kind, input: context, reason: "\"points\" cannot be combined with \"font_size\"")
     }
-    for key in keys {
-      guard let value = json[key.name] else { continue }
+    for (index, value) in found {
+      let key = RequestKey.all[index]
       let reading = KeyReading(
         key: key.name, context: context, kind: kind, folder: folder, placesValueErrors: syntax == .fixture)
       try key.read(value, &self, reading)
