@@ -417,13 +417,8 @@ public struct GlyphRecord: Hashable, Sendable, Codable {
     glyph: UInt32, cluster: UInt32, xAdvance: Int32, yAdvance: Int32, xOffset: Int32, yOffset: Int32,
     flags: GlyphFlags
   ) {
-    self.glyph = glyph
-    self.cluster = cluster
-    self.xAdvance = xAdvance
-    self.yAdvance = yAdvance
-    self.xOffset = xOffset
-    self.yOffset = yOffset
-    self.flags = flags
+    (self.glyph, self.cluster, self.flags) = (glyph, cluster, flags)
+    (self.xAdvance, self.yAdvance, self.xOffset, self.yOffset) = (xAdvance, yAdvance, xOffset, yOffset)
   }
 }
 

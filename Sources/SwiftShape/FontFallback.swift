@@ -35,10 +35,7 @@ public final class FontFallback: Sendable {
       file: String, faceIndex: Int = 0, family: String? = nil, isColor: Bool = false,
       coverage: CharacterCoverage? = nil
     ) {
-      self.file = file
-      self.faceIndex = faceIndex
-      self.family = family
-      self.isColor = isColor
+      (self.file, self.faceIndex, self.family, self.isColor) = (file, faceIndex, family, isColor)
       self.coverage = coverage
     }
   }

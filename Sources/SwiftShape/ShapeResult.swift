@@ -143,13 +143,8 @@ public struct ShapedRun: Sendable, Hashable {
     font: FontIdentity, unit: PositionUnit, scale: Scale, direction: Direction, script: Script,
     language: Language?, glyphs: [ShapedGlyph]
   ) {
-    self.font = font
-    self.unit = unit
-    self.scale = scale
-    self.direction = direction
-    self.script = script
-    self.language = language
-    self.glyphs = glyphs
+    (self.font, self.unit, self.scale, self.direction) = (font, unit, scale, direction)
+    (self.script, self.language, self.glyphs) = (script, language, glyphs)
   }
 
   /// The sum of the advances, in `unit`: the run's width (x) or height (y).
@@ -217,26 +212,16 @@ public struct ShapedGlyph: Sendable, Hashable, Codable, BitwiseCopyable {
   ) {
     self.id = id
     self.internedName = name.map(InternedName.init)
-    self.cluster = cluster
-    self.xAdvance = xAdvance
-    self.yAdvance = yAdvance
-    self.xOffset = xOffset
-    self.yOffset = yOffset
-    self.flags = flags
-    self.extents = extents
+    (self.cluster, self.xAdvance, self.yAdvance, self.xOffset) = (cluster, xAdvance, yAdvance, xOffset)
+    (self.yOffset, self.flags, self.extents) = (yOffset, flags, extents)
   }
 
   /// A glyph as HarfBuzz gives it: no name, no extents.
+  @inline(__always)
   init(_ record: GlyphRecord) {
-    self.id = record.glyph
-    self.internedName = nil
-    self.cluster = Int(record.cluster)
-    self.xAdvance = record.xAdvance
-    self.yAdvance = record.yAdvance
-    self.xOffset = record.xOffset
-    self.yOffset = record.yOffset
-    self.flags = record.flags
-    self.extents = nil
+    self.init(
+      id: record.glyph, cluster: Int(record.cluster), xAdvance: record.xAdvance, yAdvance: record.yAdvance,
+      xOffset: record.xOffset, yOffset: record.yOffset, flags: record.flags)
   }
 
   // Coded as a glyph object of SwiftShape's JSON document: the name as its text, under the
@@ -302,13 +287,7 @@ public struct ShapedLine: Sendable, Hashable {
     range: Range<Int>, advance: Int32, visibleAdvance: Int32, ascent: Int32, descent: Int32, baseline: Int32,
     x: Int32, runs: [ShapedRun]
   ) {
-    self.range = range
-    self.advance = advance
-    self.visibleAdvance = visibleAdvance
-    self.ascent = ascent
-    self.descent = descent
-    self.baseline = baseline
-    self.x = x
-    self.runs = runs
+    (self.range, self.advance, self.visibleAdvance, self.ascent) = (range, advance, visibleAdvance, ascent)
+    (self.descent, self.baseline, self.x, self.runs) = (descent, baseline, x, runs)
   }
 }

@@ -80,13 +80,10 @@ public final class ShapingFont: Sendable {
   }
 
   private init(sharing other: ShapingFont, fallback: FontFallback?) {
-    self.identity = other.identity
-    self.options = other.options
-    self.unit = other.unit
-    self.font = other.font
-    self.scale = other.scale
-    self.names = other.names
-    self.fallback = fallback
+    (self.identity, self.options, self.unit, self.font) = (
+      other.identity, other.options, other.unit, other.font
+    )
+    (self.scale, self.names, self.fallback) = (other.scale, other.names, fallback)
   }
 
   /// Loads face `faceIndex` of the font file at `path`.
@@ -263,13 +260,8 @@ public struct FontIdentity: Sendable, Hashable, Codable {
     file: String, faceIndex: Int, unitsPerEm: Int, glyphCount: Int, family: String? = nil,
     style: String? = nil, postScriptName: String? = nil
   ) {
-    self.file = file
-    self.faceIndex = faceIndex
-    self.unitsPerEm = unitsPerEm
-    self.glyphCount = glyphCount
-    self.family = family
-    self.style = style
-    self.postScriptName = postScriptName
+    (self.file, self.faceIndex, self.unitsPerEm, self.glyphCount) = (file, faceIndex, unitsPerEm, glyphCount)
+    (self.family, self.style, self.postScriptName) = (family, style, postScriptName)
   }
 
   // The keys of the `font` object of SwiftShape's JSON document.

@@ -164,15 +164,11 @@ package struct FontSettings: Sendable, Equatable {
         $0.font.options.freeTypeLoadFlags = try integer(
           $1, "--ft-load-flags", $0.persona, wrapsToUnsigned: false)
       },
-      .value(
+      .parsed(
         "--variations", valueName: "list",
-        help: "Variation-axis settings, separated by commas, e.g. 'wght=700,wdth=75'."
-      ) { settings, value in
-        settings.font.options.variations =
-          settings.persona == .hbShape
-          ? HBShapeSyntax.variations(value)
-          : try ShapingError.parsing("--variations") { try Variation.parseList(value) }
-      },
+        help: "Variation-axis settings, separated by commas, e.g. 'wght=700,wdth=75'.",
+        asHBShape: HBShapeSyntax.variations, strictly: Variation.parseList
+      ) { $0.font.options.variations = $1 },
     ]
   }
 

@@ -62,6 +62,47 @@ package struct OptionDeclaration<Settings>: Sendable {
   }
 }
 
+// The setters are closures, not key paths: a key path is made at run time at its first use, about
+// 60,000 instructions each at start-up (counted with callgrind).
+
+extension OptionDeclaration where Settings: ShapingCommandSettings {
+  /// An option whose value is read as the settings' persona reads it, leniently as hb-shape does
+  /// (`asHBShape`) or strictly (`strictly`, its errors naming the option), and given to `set`.
+  static func parsed<Value>(
+    _ name: StaticString, valueName: String, help: String,
+    asHBShape: @escaping @Sendable (String) -> Value, strictly: @escaping @Sendable (String) throws -> Value,
+    set: @escaping @Sendable (inout Settings, Value) -> Void
+  ) -> Self {
+    .value(name, valueName: valueName, help: help) { settings, value in
+      set(
+        &settings,
+        settings.persona == .hbShape
+          ? asHBShape(value) : try ShapingError.parsing(name.description) { try strictly(value) })
+    }
+  }
+}
+
+extension OptionDeclaration {
+  /// An option whose value names one of `Value`'s cases (`--align end`), given to `set`; any other
+  /// value is an error naming the option, the value and the cases.
+  static func choice<Value: RawRepresentable & CaseIterable & SendableMetatype>(
+    _ name: StaticString, valueName: String, help: String, named what: String,
+    set: @escaping @Sendable (inout Settings, Value) -> Void
+  ) -> Self where Value.RawValue == String {
+    // The cases are listed only for an error: a list made here, at start-up, would instantiate
+    // generic metadata for each type (about 15,000 instructions each).
+    .value(name, valueName: valueName, help: help) { settings, value in
+      guard let choice = Value(rawValue: value) else {
+        let names = Value.allCases.map(\.rawValue)
+        throw ShapingError(
+          .invalidArgument, input: "\(name)=\(value)",
+          reason: "not \(what) (\(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""))")
+      }
+      set(&settings, choice)
+    }
+  }
+}
+
 /// A titled group of options, for the help.
 package struct OptionSection<Settings>: Sendable {
   /// A section of `options` under `title`.

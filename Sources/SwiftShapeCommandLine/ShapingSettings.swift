@@ -31,15 +31,11 @@ package struct ShapingSettings: Sendable, Equatable {
   /// cannot read is skipped or means "guess", and any cluster level is passed on.
   package static func declarations<S: ShapingCommandSettings>() -> [OptionDeclaration<S>] {
     [
-      .value(
+      .parsed(
         "--features", valueName: "list",
-        help: "Feature settings, separated by commas: 'kern,-liga,aalt=2,kern[3:5]'."
-      ) { settings, value in
-        settings.shaping.options.features =
-          settings.persona == .hbShape
-          ? HBShapeSyntax.features(value)
-          : try ShapingError.parsing("--features") { try Feature.parseList(value) }
-      },
+        help: "Feature settings, separated by commas: 'kern,-liga,aalt=2,kern[3:5]'.",
+        asHBShape: HBShapeSyntax.features, strictly: Feature.parseList
+      ) { $0.shaping.options.features = $1 },
       .flag("--list-shapers", help: "List the available shapers and exit.") { $0.shaping.listShapers = true },
       .value(
         "--shaper", "--shapers", valueName: "list",
@@ -55,32 +51,19 @@ package struct ShapingSettings: Sendable, Equatable {
         }
         settings.shaping.options.shapers = list
       },
-      .value("--direction", valueName: "ltr|rtl|ttb|btt", help: "Text direction (default: from the script).")
-      {
-        settings, value in
-        settings.shaping.options.direction =
-          settings.persona == .hbShape
-          ? Direction(harfBuzzString: value)
-          : try ShapingError.parsing("--direction") { try Direction(parsing: value) }
-      },
-      .value(
-        "--language", valueName: "tag", help: "BCP 47 language tag (default: from the locale, as hb-shape)."
-      ) {
-        settings, value in
-        settings.shaping.options.language =
-          settings.persona == .hbShape
-          ? Language(harfBuzzString: value)
-          : try ShapingError.parsing("--language") { try Language(parsing: value) }
-      },
-      .value(
+      .parsed(
+        "--direction", valueName: "ltr|rtl|ttb|btt", help: "Text direction (default: from the script).",
+        asHBShape: Direction.init(harfBuzzString:), strictly: Direction.init(parsing:)
+      ) { $0.shaping.options.direction = $1 },
+      .parsed(
+        "--language", valueName: "tag", help: "BCP 47 language tag (default: from the locale, as hb-shape).",
+        asHBShape: Language.init(harfBuzzString:), strictly: Language.init(parsing:)
+      ) { $0.shaping.options.language = $1 },
+      .parsed(
         "--script", valueName: "code",
-        help: "ISO 15924 script code, e.g. Latn, Arab (default: guessed from the text)."
-      ) { settings, value in
-        settings.shaping.options.script =
-          settings.persona == .hbShape
-          ? Script(harfBuzzString: value)
-          : try ShapingError.parsing("--script") { try Script(parsing: value) }
-      },
+        help: "ISO 15924 script code, e.g. Latn, Arab (default: guessed from the text).",
+        asHBShape: Script.init(harfBuzzString:), strictly: Script.init(parsing:)
+      ) { $0.shaping.options.script = $1 },
       .flag("--bot", help: "Treat the text as the beginning of a paragraph.") {
         $0.shaping.options.bufferFlags.insert(.beginningOfText)
       },
@@ -123,17 +106,11 @@ package struct ShapingSettings: Sendable, Equatable {
         .flag("--utf8-clusters", help: "Cluster values count UTF-8 bytes (as hb-shape's option).") {
           $0.shaping.utf8Clusters = true
         },
-        .value(
+        .choice(
           "--cluster-unit", valueName: "unit",
-          help: "What cluster values count: scalars (default, as hb-shape), utf8 or utf16."
-        ) {
-          guard let unit = ClusterUnit(rawValue: $1) else {
-            throw ShapingError(
-              .invalidArgument, input: "--cluster-unit=\($1)",
-              reason: "unknown cluster unit (scalars, utf8 or utf16)")
-          }
-          $0.shaping.clusterUnit = unit
-        },
+          help: "What cluster values count: scalars (default, as hb-shape), utf8 or utf16.",
+          named: "a cluster unit"
+        ) { $0.shaping.clusterUnit = $1 },
         .value(
           "--cluster-level", valueName: EngineFeature.clusterLevelGraphemes.isAvailable ? "0|1|2|3" : "0|1|2",
           help: "Cluster level: 0 monotone graphemes (default), 1 monotone characters, 2 characters"
@@ -157,18 +134,12 @@ package struct ShapingSettings: Sendable, Equatable {
           help:
             "Shape each line as a paragraph: bidi levels, runs of one script and direction, in visual order (SwiftShape's, not hb-shape's)."
         ) { $0.shaping.options.paragraph = $0.shaping.options.paragraph ?? .auto },
-        .value(
+        .choice(
           "--base-direction", valueName: "auto|ltr|rtl",
           help:
-            "With --paragraph: the paragraph's direction (default: auto, from its first strong character)."
-        ) {
-          guard let base = BaseDirection(rawValue: $1) else {
-            throw ShapingError(
-              .invalidArgument, input: "--base-direction=\($1)",
-              reason: "not a base direction (auto, ltr or rtl)")
-          }
-          $0.shaping.options.paragraph = base
-        },
+            "With --paragraph: the paragraph's direction (default: auto, from its first strong character).",
+          named: "a base direction"
+        ) { $0.shaping.options.paragraph = $1 },
         .value(
           "--width", valueName: "width",
           help:
@@ -182,17 +153,12 @@ package struct ShapingSettings: Sendable, Equatable {
           }
           $0.shaping.options.lineWidth = Int32(width.rounded())
         },
-        .value(
+        .choice(
           "--align", valueName: "start|end|center",
           help:
-            "With --width: where each line sits (start and end follow the paragraph's direction; default: start)."
-        ) {
-          guard let alignment = LineAlignment(rawValue: $1) else {
-            throw ShapingError(
-              .invalidArgument, input: "--align=\($1)", reason: "not an alignment (start, end or center)")
-          }
-          $0.shaping.options.alignment = alignment
-        },
+            "With --width: where each line sits (start and end follow the paragraph's direction; default: start).",
+          named: "an alignment"
+        ) { $0.shaping.options.alignment = $1 },
         .flag(
           "--break-anywhere",
           help:

@@ -237,13 +237,8 @@ public struct ExpectedGlyph: Sendable, Hashable {
     yAdvance: Int32? = nil,
     xOffset: Int32? = nil, yOffset: Int32? = nil
   ) {
-    self.id = id
-    self.name = name
-    self.cluster = cluster
-    self.xAdvance = xAdvance
-    self.yAdvance = yAdvance
-    self.xOffset = xOffset
-    self.yOffset = yOffset
+    (self.id, self.name, self.cluster, self.xAdvance) = (id, name, cluster, xAdvance)
+    (self.yAdvance, self.xOffset, self.yOffset) = (yAdvance, xOffset, yOffset)
   }
 
   /// Parses hb-shape's text syntax: `[name=cluster@dx,dy+ax,ay|…]`; brackets, clusters, offsets and

@@ -18,12 +18,8 @@ extension SVGRenderer {
   /// glyph) and its origin's x. Made from a result with `drawingLines(of:)`, on any thread.
   public struct DrawingLine: Sendable {
     struct Glyph {
-      var id: UInt32
-      var cluster: UInt32
-      var xAdvance: Int32
-      var yAdvance: Int32
-      var xOffset: Int32
-      var yOffset: Int32
+      var id, cluster: UInt32
+      var xAdvance, yAdvance, xOffset, yOffset: Int32
     }
 
     var glyphs: [Glyph]

@@ -155,10 +155,7 @@ public final class SVGRenderer {
     var lines: [Line]
     var view: Box
     var unitsPerPixel: Double
-    var minX: Double
-    var minY: Double
-    var width: Double
-    var height: Double
+    var minX, minY, width, height: Double
 
     /// The scene of laid-out lines whose glyphs' ink and logical boxes make `view`: the view with
     /// the margin around it, and below it the legend's room when annotated.

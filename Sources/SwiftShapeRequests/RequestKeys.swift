@@ -179,6 +179,20 @@ extension RequestKey {
     }
   }
 
+  /// A key for an optional value of `ShapeOptions` given as a string HarfBuzz's syntax reads,
+  /// written as it describes itself.
+  private static func parsed<Value: CustomStringConvertible & SendableMetatype>(
+    _ name: String, _ option: String, _ field: WritableKeyPath<ShapeOptions, Value?> & Sendable,
+    _ parse: @escaping @Sendable (String) throws -> Value
+  ) -> RequestKey {
+    RequestKey(name, [option]) { value, request, reading in
+      let text = try reading.string(value)
+      request.options[keyPath: field] = try reading.parsed { try parse(text) }
+    } write: { request, _ in
+      request.options[keyPath: field].map { JSONText.string($0.description) }
+    }
+  }
+
   /// A synthetic bold or grade strength.
   private static func emboldening(_ name: String, _ option: String, inPlace: Bool) -> RequestKey {
     RequestKey(name, [option]) { value, request, reading in
@@ -336,24 +350,9 @@ extension RequestKey {
     } write: { request, _ in
       request.options.shapers.map(JSONText.list)
     },
-    RequestKey("direction", ["--direction"]) { value, request, reading in
-      let text = try reading.string(value)
-      request.options.direction = try reading.parsed { try Direction(parsing: text) }
-    } write: { request, _ in
-      request.options.direction.map { JSONText.string($0.rawValue) }
-    },
-    RequestKey("script", ["--script"]) { value, request, reading in
-      let text = try reading.string(value)
-      request.options.script = try reading.parsed { try Script(parsing: text) }
-    } write: { request, _ in
-      request.options.script.map { JSONText.string($0.description) }
-    },
-    RequestKey("language", ["--language"]) { value, request, reading in
-      let text = try reading.string(value)
-      request.options.language = try reading.parsed { try Language(parsing: text) }
-    } write: { request, _ in
-      request.options.language.map { JSONText.string($0.identifier) }
-    },
+    parsed("direction", "--direction", \.direction, Direction.init(parsing:)),
+    parsed("script", "--script", \.script, Script.init(parsing:)),
+    parsed("language", "--language", \.language, Language.init(parsing:)),
     RequestKey("cluster_level", ["--cluster-level"]) { value, request, reading in
       request.options.clusterLevel = Buffer.ClusterLevel(
         rawValue: try reading.whole(value, in: 0...3, "a cluster level from 0 to 3"))

@@ -74,7 +74,7 @@ extension ShapingRequest {
         "not_found_variation_selector_glyph", EngineFeature.notFoundVariationSelectorGlyph.unavailableReason)
     }
     guard !font.options.allowsAnyValue else { return }
-    if !options.clusterLevel.isDefined {
+    if options.clusterLevel != .monotoneGraphemes, !options.clusterLevel.isDefined {
       throw ShapingError(
         .invalidArgument, input: naming.name("cluster_level", value: "\(options.clusterLevel.rawValue)"),
         reason: options.clusterLevel == .graphemes

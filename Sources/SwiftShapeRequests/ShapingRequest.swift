@@ -42,12 +42,8 @@ public struct FontSpecification: Sendable, Hashable {
     _ source: Source = .builtIn, faceIndex: Int? = nil, options: ShapingFont.Options = .init(),
     strict: Bool = false, allowsMissingFace: Bool = false, patternName: String = "--font"
   ) {
-    self.source = source
-    self.faceIndex = faceIndex
-    self.options = options
-    self.strict = strict
-    self.allowsMissingFace = allowsMissingFace
-    self.patternName = patternName
+    (self.source, self.faceIndex, self.options, self.strict) = (source, faceIndex, options, strict)
+    (self.allowsMissingFace, self.patternName) = (allowsMissingFace, patternName)
   }
 
   /// A font made from a specification, and what was said on the way.

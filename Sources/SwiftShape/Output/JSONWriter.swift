@@ -140,37 +140,33 @@ package struct JSONWriter {
   package mutating func null() { raw("null") }
 
   package mutating func beginObject(lineBreak indent: Int? = nil) {
-    beginValue(lineBreak: indent)
-    buffer.append(UInt8(ascii: "{"))
-    open()
+    open(UInt8(ascii: "{"), lineBreak: indent)
   }
 
   package mutating func endObject(lineBreak indent: Int? = nil) {
-    close()
-    if let indent { newline(indent: indent) }
-    buffer.append(UInt8(ascii: "}"))
+    close(UInt8(ascii: "}"), lineBreak: indent)
   }
 
   package mutating func beginArray(lineBreak indent: Int? = nil) {
+    open(UInt8(ascii: "["), lineBreak: indent)
+  }
+
+  package mutating func endArray(lineBreak indent: Int? = nil) { close(UInt8(ascii: "]"), lineBreak: indent) }
+
+  /// Starts an object or an array with `bracket`.
+  private mutating func open(_ bracket: UInt8, lineBreak indent: Int?) {
     beginValue(lineBreak: indent)
-    buffer.append(UInt8(ascii: "["))
-    open()
-  }
-
-  package mutating func endArray(lineBreak indent: Int? = nil) {
-    close()
-    if let indent { newline(indent: indent) }
-    buffer.append(UInt8(ascii: "]"))
-  }
-
-  private mutating func open() {
+    buffer.append(bracket)
     precondition(depth < 63, "JSON nested too deep")
     depth += 1
     hasValue &= ~(1 << UInt64(depth))
   }
 
-  private mutating func close() {
+  /// Ends an object or an array with `bracket`, on a new line at `indent` when given.
+  private mutating func close(_ bracket: UInt8, lineBreak indent: Int?) {
     depth -= 1
+    if let indent { newline(indent: indent) }
+    buffer.append(bracket)
   }
 
   /// Writes a newline and indentation, for the one-item-per-line layout.

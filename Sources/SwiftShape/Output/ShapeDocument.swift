@@ -57,18 +57,15 @@ public final class ShapeDocumentLines: @unchecked Sendable {
 /// per input line. The format is documented in the README and described by
 /// `Sources/SwiftShape/Schemas/shape-document.schema.json`.
 public struct ShapeDocument: Sendable {
-  /// One shaped input line.
+  /// One shaped input line: its 1-based number (`line`) and what it was shaped into (`result`).
   public struct Entry: Sendable, Hashable {
+    /// The result of input line `line`.
+    public init(line: Int, result: ShapeResult) { (self.line, self.result) = (line, result) }
+
     /// The 1-based number of the input line.
     public var line: Int
     /// What it was shaped into.
     public var result: ShapeResult
-
-    /// The result of input line `line`.
-    public init(line: Int, result: ShapeResult) {
-      self.line = line
-      self.result = result
-    }
   }
 
   /// The font every entry was shaped with.

@@ -192,12 +192,7 @@ public struct DecodedShapeDocument: Decodable, Sendable {
   /// A line of a paragraph broken to a width, as the document writes it.
   private struct LineFields: Decodable {
     var range: [Int]
-    var advance: Int32
-    var visibleAdvance: Int32
-    var ascent: Int32
-    var descent: Int32
-    var baseline: Int32
-    var x: Int32
+    var advance, visibleAdvance, ascent, descent, baseline, x: Int32
     var runs: [RunFields]
 
     private enum CodingKeys: String, CodingKey {

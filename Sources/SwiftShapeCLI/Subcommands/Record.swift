@@ -27,6 +27,8 @@ extension SwiftShapeCommand {
 
 /// The `record` command's values.
 struct RecordSettings: ShapingCommandSettings {
+  /// The fixture file (`-o`) and the case's name (`--name`).
+  var fixture, name: String?
   /// The text, when given as an argument.
   var first: String?
   /// Never set: `record` takes one argument.
@@ -35,8 +37,6 @@ struct RecordSettings: ShapingCommandSettings {
   var text = TextSettings()
   var shaping = ShapingSettings()
   var persona = Persona.swiftshape
-  var fixture: String?
-  var name: String?
 
   /// The command's options, each declared once.
   static let options = CommandOptions<RecordSettings>(

@@ -97,8 +97,7 @@ public final class CollisionChecker {
     var index: Int
     var name: String
     var shape: Shape
-    var dx: Double
-    var dy: Double
+    var dx, dy: Double
     var cluster: Int
     var box: OutlineBox { shape.box.offset(by: dx, dy) }
   }
