@@ -228,7 +228,7 @@ package struct ConformanceRunner {
       do {
         // As hb-shape runs them: what hb-shape accepts is accepted, with hb-shape's meaning.
         let command = try ShapeSettings.options.parse(run.arguments, persona: .hbShape)
-        let request = try ShapeRequest(
+        let request = try ShapeJob(
           command, fonts: fonts, standardInputAllowed: false, defaultFormat: .text)
         let memory = MemoryOutput()
         try request.run(to: memory)

@@ -49,7 +49,7 @@ struct Batch {
 
   /// Splits a request line as hb-shape does (`;` separates arguments; several in a row count as
   /// one) and checks it.
-  private func parse(_ bytes: [UInt8]) throws -> ShapeRequest {
+  private func parse(_ bytes: [UInt8]) throws -> ShapeJob {
     let line = try TextInput.decode(bytes, name: "request")
     let arguments = line.split(separator: ";").map(String.init).filter { !$0.isEmpty }
     guard !arguments.isEmpty else {
@@ -66,7 +66,7 @@ struct Batch {
         .invalidArgument, input: "--num-iterations=\(command.output.iterations)",
         reason: "more than a request may ask for (\(maximumIterations), --max-iterations given with --batch)")
     }
-    return try ShapeRequest(
+    return try ShapeJob(
       command, fonts: fonts, standardInputAllowed: false, defaultFormat: .text, note: Diagnostics.printNote)
   }
 

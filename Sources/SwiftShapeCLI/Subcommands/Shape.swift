@@ -75,7 +75,7 @@ extension ShapeSettings {
       try batch.run()
       return
     }
-    let request = try ShapeRequest(self, fonts: nil, standardInputAllowed: true, note: Diagnostics.printNote)
+    let request = try ShapeJob(self, fonts: nil, standardInputAllowed: true, note: Diagnostics.printNote)
     let out = try output.outputFile.map(Output.file) ?? .standardOutput()
     do {
       var bar: Progress?

@@ -2,9 +2,10 @@ import SwiftShape
 import SwiftShapeFonts
 import SwiftShapeRequests
 
-/// One shaping request, checked and ready: the font, the lines, the options and the output
-/// settings. Made from the `shape` command's options, on the command line or from a batch line.
-package struct ShapeRequest {
+/// One run of the `shape` command, checked and ready: its `ShapingRequest` resolved to a font,
+/// the lines, and the output settings. Made from the command's options, on the command line or
+/// from a batch line.
+package struct ShapeJob {
   package var font: ShapingFont
   package var input: LineSource
   /// The longest line to shape, in bytes.
