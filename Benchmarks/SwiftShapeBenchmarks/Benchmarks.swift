@@ -14,6 +14,13 @@ struct Corpus {
   var font: String
   var text: String
   var lines: [String]
+
+  /// The library's target against the C loop, one pass with an empty shaping cache: on prose,
+  /// where words come back, faster than HarfBuzz itself (English 1.6×, Persian 1.3×); on word
+  /// lists, where every line is new, a miss costs almost nothing (0.95×).
+  var libraryTarget: Double {
+    name.contains("words") ? 0.95 : name.contains("en-") ? 1.6 : 1.3
+  }
 }
 
 /// One measured ratio with its target.
@@ -47,8 +54,10 @@ struct Benchmarks {
   /// Library throughput: `ShapingFont.shape(_:options:into:)`, each line shaped into one reused
   /// result as the C loop reuses its buffer, against a C loop around `hb_shape`, CPU time. The two
   /// run in alternation, a pass over the corpus each, and the figure is the median of the paired
-  /// ratios, so that the machine's drifts touch both sides of each pair alike. The detail gives the
-  /// same ratio for `shape(_:options:)`, which makes a new result each call.
+  /// ratios, so that the machine's drifts touch both sides of each pair alike. Each Swift pass
+  /// starts with an empty shaping cache (`ShapingCache.removeAllOnThisThread`). The detail gives
+  /// the same ratio over four copies of the corpus (the cache warm after the first), without the
+  /// cache, and for `shape(_:options:)`, which makes a new result each call.
   func library(_ corpus: Corpus) throws -> Figure {
     guard let c = swiftshape_baseline_open(corpus.font) else {
       throw ShapingError(.unreadableFile, input: corpus.font, reason: "cannot open")
@@ -66,24 +75,29 @@ struct Benchmarks {
     let lengths = corpus.lines.map { Int32($0.utf8.count) }
     // About 20 ms a pass.
     let rounds = max(1, 2_000 / max(1, corpus.lines.count))
-    func passC() -> (Double, Int) {
+    func passC(copies: Int = 1) -> (Double, Int) {
       let start = Measure.cpuTime()
-      let glyphs = Int(swiftshape_baseline_shape(c, pointers, lengths, Int32(pointers.count), Int32(rounds)))
-      return (Measure.cpuTime() - start, glyphs)
+      let glyphs = Int(
+        swiftshape_baseline_shape(c, pointers, lengths, Int32(pointers.count), Int32(rounds * copies)))
+      return (Measure.cpuTime() - start, glyphs / copies)
     }
-    func passSwift() throws -> (Double, Int) {
+    func passSwift(copies: Int = 1, cache: Bool = true) throws -> (Double, Int) {
+      ShapingCache.removeAllOnThisThread()
+      var options = options
+      options.usesCache = cache
       let start = Measure.cpuTime()
       var glyphs = 0
       var result = ShapeResult()
-      for _ in 0..<rounds {
+      for _ in 0..<(rounds * copies) {
         for line in corpus.lines {
           try font.shape(line, options: options, into: &result)
           glyphs += result.runs[0].glyphs.count
         }
       }
-      return (Measure.cpuTime() - start, glyphs)
+      return (Measure.cpuTime() - start, glyphs / copies)
     }
     func passSwiftNewResults() throws -> (Double, Int) {
+      ShapingCache.removeAllOnThisThread()
       let start = Measure.cpuTime()
       var glyphs = 0
       for _ in 0..<rounds {
@@ -110,6 +124,8 @@ struct Benchmarks {
     }
     var ratios: [Double] = []
     var newResultRatios: [Double] = []
+    var copiesRatios: [Double] = []
+    var uncachedRatios: [Double] = []
     var cTimes: [Double] = []
     var swiftTimes: [Double] = []
     for pair in 0..<(trials * 8) {
@@ -133,15 +149,27 @@ struct Benchmarks {
       }
       ratios.append(cTime / swiftTime)
       newResultRatios.append(cTime / newResultTime)
+      if pair < trials * 2 {
+        let (cCopies, _) = passC(copies: 4)
+        let (swiftCopies, copiesGlyphs) = try passSwift(copies: 4)
+        let (uncached, uncachedGlyphs) = try passSwift(cache: false)
+        guard copiesGlyphs == cGlyphs, uncachedGlyphs == cGlyphs else {
+          throw ShapingError(
+            .internalFailure, input: corpus.name, reason: "the passes shaped different glyphs")
+        }
+        copiesRatios.append(cCopies / swiftCopies)
+        uncachedRatios.append(cTime / uncached)
+      }
       cTimes.append(cTime)
       swiftTimes.append(swiftTime)
     }
     let ratio = Measure.median(ratios)
     let perLine = { (time: Double) in time / Double(rounds * corpus.lines.count) * 1e6 }
+    let target = corpus.libraryTarget
     return Figure(
-      name: "library \(corpus.name)", value: ratio, target: "≥ 0.95× C", met: ratio >= 0.95,
+      name: "library \(corpus.name)", value: ratio, target: "≥ \(fixed(target))× C", met: ratio >= target,
       detail:
-        "\(fixed(perLine(Measure.median(swiftTimes)))) µs a line; C \(fixed(perLine(Measure.median(cTimes)))) µs; a new result each call: \(fixed(Measure.median(newResultRatios)))× C"
+        "\(fixed(perLine(Measure.median(swiftTimes)))) µs a line; C \(fixed(perLine(Measure.median(cTimes)))) µs; four copies \(fixed(Measure.median(copiesRatios)))× C; without the cache \(fixed(Measure.median(uncachedRatios)))×; a new result each call: \(fixed(Measure.median(newResultRatios)))× C"
     )
   }
 

@@ -49,6 +49,17 @@ public struct Script: Hashable, Sendable, CustomStringConvertible {
   /// The corresponding C function is `hb_script_get_horizontal_direction`.
   public var horizontalDirection: Direction? { Direction(hb_script_get_horizontal_direction(raw)) }
 
+  /// The script HarfBuzz's default Unicode functions give the character.
+  ///
+  /// The corresponding C function is `hb_unicode_script`.
+  public init(of scalar: Unicode.Scalar) {
+    self.init(hb_unicode_script(hb_unicode_funcs_get_default(), scalar.value))
+  }
+
+  /// Whether HarfBuzz takes the script as the one of a text when it guesses (not Common,
+  /// Inherited or Unknown).
+  public var isSpecific: Bool { self != .common && self != .inherited && self != .unknown }
+
   /// The ISO 15924 code (`Arab`).
   public var description: String { tag.description }
 

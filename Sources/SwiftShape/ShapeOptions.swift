@@ -55,6 +55,9 @@ public struct ShapeOptions: Sendable, Hashable, Codable {
   /// With `lineWidth`: cut a word wider than the width between its grapheme clusters, rather than
   /// giving it a line of its own that overflows.
   public var breaksAnywhere: Bool = false
+  /// Shape through the shaping cache (`ShapingCache`), which gives the same glyphs, byte for byte,
+  /// faster where text comes back; false to call HarfBuzz for the whole text every time.
+  public var usesCache: Bool = true
 
   /// Options with each setting given; the defaults are hb-shape's.
   public init(

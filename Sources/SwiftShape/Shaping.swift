@@ -43,6 +43,7 @@ extension ShapingFont {
       return
     }
     do {
+      if options.cacheable, try shapeCached(text, options: options, into: &result) { return }
       try Buffer.withReusable { buffer in
         try shape(text, options: options, in: buffer, into: &result) { add(text, to: $0, options: options) }
       }
@@ -189,7 +190,7 @@ extension ShapingFont {
   /// Adds the text with its context the way hb-shape does: the context before, then the text as
   /// the item (so clusters start at 0), then the context after; clusters then count what the
   /// options' cluster unit counts (hb-shape adds UTF-8 and renumbers by character the same way).
-  private func add(_ text: String, to buffer: Buffer, options: ShapeOptions) {
+  func add(_ text: String, to buffer: Buffer, options: ShapeOptions) {
     func addUnits<Unit>(
       _ units: (String) -> [Unit], _ add: (Buffer, UnsafeBufferPointer<Unit>, Range<Int>) -> Void
     ) {

@@ -73,6 +73,9 @@ public final class ShapingFont: Sendable {
   /// for none.
   public let fallback: FontFallback?
 
+  /// What the shaping cache knows of this font, shared by its threads' tables.
+  let cacheState: FontCacheState
+
   /// This font, shaping paragraphs (`ShapeOptions.paragraph`, `shapeParagraph`) with `fallback`
   /// after it; text shaped as one run uses this font alone, as before. The two share the font.
   public func withFallback(_ fallback: FontFallback?) -> ShapingFont {
@@ -83,7 +86,9 @@ public final class ShapingFont: Sendable {
     (self.identity, self.options, self.unit, self.font) = (
       other.identity, other.options, other.unit, other.font
     )
-    (self.scale, self.names, self.fallback) = (other.scale, other.names, fallback)
+    (self.scale, self.names, self.fallback, self.cacheState) = (
+      other.scale, other.names, fallback, other.cacheState
+    )
   }
 
   /// Loads face `faceIndex` of the font file at `path`.
@@ -199,6 +204,7 @@ public final class ShapingFont: Sendable {
     self.identity = FontIdentity(face: face, file: file, font: font)
     self.names = GlyphNames(glyphCount: identity.glyphCount)
     self.fallback = nil
+    self.cacheState = FontCacheState()
   }
 
   private static func check(_ options: Options) throws {

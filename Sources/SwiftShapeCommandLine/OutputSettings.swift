@@ -36,6 +36,7 @@ package struct OutputSettings: Sendable, Equatable {
   package var showFlags = false
   package var noExtraData = false
   package var trace = false
+  package var cacheStatistics = false
   package var jobs = 1
   package var iterations = 1
   package var maximumIterations = OutputSettings.defaultMaximumIterations
@@ -94,6 +95,9 @@ package struct OutputSettings: Sendable, Equatable {
         "-n", "--num-iterations", valueName: "N",
         help: "Shape each line this many times (for timing); print the result once."
       ) { $0.output.iterations = try integer($1, "--num-iterations", $0.persona, wrapsToUnsigned: true) },
+      .flag("--cache-stats", help: "At the end, print what the shaping cache did on standard error.") {
+        $0.output.cacheStatistics = true
+      },
       .value(
         "--max-iterations", valueName: "N",
         help: "With --batch: the most --num-iterations a request may ask for (default: 1000)."

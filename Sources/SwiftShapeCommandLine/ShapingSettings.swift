@@ -167,6 +167,11 @@ package struct ShapingSettings: Sendable, Equatable {
         .flag("--verify", help: "Check the result; fail naming the check that does not hold.") {
           $0.shaping.options.verify = true
         },
+        .flag(
+          "--no-cache",
+          help:
+            "Call HarfBuzz for every line whole instead of reusing shaped words (the same output, byte for byte)."
+        ) { $0.shaping.options.usesCache = false },
       ]
   }
 }

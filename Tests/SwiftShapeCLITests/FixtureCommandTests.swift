@@ -539,7 +539,7 @@ struct RequestKeyCoverageTests {
   /// Options that say what to shape or what to list, not how to shape.
   static let notSettings: Set = [
     "--text", "--text-file", "--unicodes", "--single-par", "--glyphs", "--max-text-length", "--list-shapers",
-    "--list-font-funcs", "--list-face-loaders", "--face-loader",
+    "--list-font-funcs", "--list-face-loaders", "--face-loader", "--no-cache",
   ]
 
   @Test func everyShapingOptionHasAKey() {

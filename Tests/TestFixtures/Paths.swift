@@ -32,6 +32,9 @@ extension Paths {
   public static let hebrew = font("NotoSansHebrew-Subset.ttf")
   /// Noto Color Emoji: color bitmaps.
   public static let emoji = font("NotoColorEmoji-Subset.ttf")
+  /// A font built with fontTools whose layout reaches across spaces in each way the shaping cache
+  /// must see (`Fixtures/cache/make-space-joints.py`; kept out of `fonts/`, which the fixture fontconfig lists).
+  public static let spaceJoints = "\(fixtures)/cache/SpaceJoints-Test.ttf"
   /// A fontconfig configuration that lists only the fixture fonts, with `sans-serif` (and `sans`)
   /// preferring Noto Sans, then Hebrew, Arabic, Devanagari, Thai, CJK and the color emoji.
   public static let fontconfigFile = "\(fixtures)/fontconfig/fonts.conf"

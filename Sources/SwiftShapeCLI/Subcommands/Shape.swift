@@ -35,8 +35,10 @@ extension SwiftShapeCommand {
 }
 
 extension ShapeSettings {
-  /// Runs the command: lists shapers, answers requests or a batch, or shapes the text.
+  /// Runs the command: lists shapers, answers requests or a batch, or shapes the text; with
+  /// `--cache-stats`, then says what the shaping cache did.
   func run() throws {
+    defer { if output.cacheStatistics { Diagnostics.printCacheStatistics() } }
     if persona == .hbShape, font.listFontFunctions || font.listFaceLoaders,
       !HBShapeRelease.linked.hasBackendLists
     {

@@ -91,3 +91,17 @@ extension Persona {
     return strcmp(name, "hb-shape") == 0 ? .hbShape : .swiftshape
   }()
 }
+
+extension Diagnostics {
+  /// One line on standard error: what the shaping cache did in this process.
+  static func printCacheStatistics() {
+    let counts = ShapingCache.statistics
+    let rate = counts.pieces == 0 ? 0 : Double(counts.hits) / Double(counts.pieces)
+    let percent = Double(Int(rate * 1000)) / 10
+    let line =
+      "swiftshape: cache: \(counts.lines) lines, \(counts.pieces) pieces, \(counts.hits) found (\(percent)%), "
+      + "\(counts.shapedRuns) shaped runs, \(counts.unsafeJoints) unsafe joints, \(counts.bypassed) lines bypassed, "
+      + "\(counts.bytes) bytes held, \(counts.evictions) evictions\n"
+    IO.writeError(line)
+  }
+}

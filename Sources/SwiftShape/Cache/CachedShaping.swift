@@ -1,0 +1,335 @@
+import HarfBuzz
+
+// Speed: the shaping cache's path (see ShapingCache.swift); `shape(_:options:into:)` takes it for
+// text shaped as one run when the options allow, and the plain path otherwise.
+
+extension ShapingFont {
+  /// Shapes `text` through the thread's cache into `result`; false (and `result` untouched) when
+  /// the cache does not take it and the caller must shape it plainly.
+  func shapeCached(_ text: String, options: ShapeOptions, into result: inout ShapeResult) throws -> Bool {
+    if let done = try text.utf8.withContiguousStorageIfAvailable({
+      try shapeCached(text, bytes: $0, options: options, into: &result)
+    }) {
+      return done
+    }
+    var copy = text
+    return try copy.withUTF8 { try shapeCached(text, bytes: $0, options: options, into: &result) }
+  }
+
+  private func shapeCached(
+    _ text: String, bytes: UnsafeBufferPointer<UInt8>, options: ShapeOptions, into result: inout ShapeResult
+  ) throws -> Bool {
+    let cache = ThreadCache.current
+    let (guessedDirection, guessedScript, language) = Self.guessProperties(bytes, options: options)
+    guard let direction = guessedDirection, let script = guessedScript, direction.isHorizontal else {
+      cache.counts.bypassed += 1
+      return false
+    }
+    let properties = (direction, script, language)
+    let table = cache.table(
+      .init(font: cacheState.id, options: options, direction: direction, script: script, language: language))
+    table.linesSeen += 1
+    guard table.linesSeen > ShapingCache.warmUpLines else { return false }
+    if table.joints == nil { table.joints = cacheState.spaceJoints(font) }
+    guard let joints = table.joints, joints.isUsable else {
+      cache.counts.bypassed += 1
+      return false
+    }
+
+    var cuts = cache.cuts
+    cache.cuts = []
+    defer { cache.cuts = cuts }
+    cutPieces(bytes, joints: joints, cache: cache, into: &cuts)
+    let count = cuts.count - 1
+    let bot = options.bufferFlags.contains(.beginningOfText)
+    let eot = options.bufferFlags.contains(.endOfText)
+    func edges(_ piece: Int) -> UInt8 {
+      (piece == 0 && bot ? 1 : 0) | (piece == count - 1 && eot ? 2 : 0)
+    }
+    func slice(_ piece: Int) -> UnsafeBufferPointer<UInt8> {
+      UnsafeBufferPointer(rebasing: bytes[cuts[piece]..<cuts[piece + 1]])
+    }
+    func lookUp(_ piece: Int, key: UInt64) -> Piece? {
+      guard let stored = table.pieces[key], stored.edges == edges(piece),
+        stored.text.elementsEqual(slice(piece))
+      else { return nil }
+      return stored
+    }
+    func keep(_ piece: Int, key: UInt64, glyphs: [ShapedGlyph]) -> Piece {
+      let stored = Piece(text: Array(slice(piece)), edges: edges(piece), glyphs: glyphs)
+      table.pieces[key] = stored
+      cache.bytes += 96 + stored.text.count + glyphs.count * MemoryLayout<ShapedGlyph>.stride
+      return stored
+    }
+    cache.counts.lines += 1
+    cache.counts.pieces += count
+    if cache.counts.lines & 255 == 0 { cache.publish() }
+    defer { cache.keepToLimit() }
+
+    // A line of one piece: shaped as the plain path shapes it, straight into the result.
+    if count == 1 {
+      let key = PieceHash.of(bytes, edges: edges(0))
+      if let stored = lookUp(0, key: key) {
+        cache.counts.hits += 1
+        fillCachedResult(
+          &result, text: text, bytes: bytes, cuts: cuts, pieces: [stored], options: options,
+          properties: properties)
+      } else {
+        try Buffer.withReusable { buffer in
+          try shape(text, options: options, in: buffer, into: &result) { add(text, to: $0, options: options) }
+        }
+        cache.counts.shapedRuns += 1
+        if !joints.insertedDottedCircle(result.runs[0].glyphs, text: bytes) {
+          _ = keep(0, key: key, glyphs: result.runs[0].glyphs)
+        }
+      }
+      return true
+    }
+
+    // Each piece found, or the runs of pieces not found shaped together, one call a run.
+    var found = cache.found
+    var keys = cache.keys
+    (cache.found, cache.keys) = ([], [])
+    defer {
+      found.removeAll(keepingCapacity: true)
+      keys.removeAll(keepingCapacity: true)
+      (cache.found, cache.keys) = (found, keys)
+    }
+    for piece in 0..<count {
+      let key = PieceHash.of(slice(piece), edges: edges(piece))
+      keys.append(key)
+      let stored = lookUp(piece, key: key)
+      if stored != nil { cache.counts.hits += 1 }
+      found.append(stored)
+    }
+    var piece = 0
+    while piece < count {
+      guard found[piece] == nil else {
+        piece += 1
+        continue
+      }
+      var end = piece + 1
+      while end < count, found[end] == nil { end += 1 }
+      let shaped = try shapeRun(
+        bytes, cuts: cuts, pieces: piece..<end, options: options, properties: properties,
+        atStart: piece == 0 && bot, atEnd: end == count && eot, scratch: &cache.runResult)
+      cache.counts.shapedRuns += 1
+      // A dotted circle HarfBuzz put in for a broken cluster: whether it does depends on the
+      // syllables before it in the line (their serial numbers), so the line is shaped whole.
+      if shaped.indices.contains(where: { joints.insertedDottedCircle(shaped[$0], text: slice(piece + $0)) })
+      {
+        cache.counts.bypassed += 1
+        return false
+      }
+      for (offset, glyphs) in shaped.enumerated() {
+        found[piece + offset] = keep(piece + offset, key: keys[piece + offset], glyphs: glyphs)
+      }
+      piece = end
+    }
+    fillCachedResult(
+      &result, text: text, bytes: bytes, cuts: cuts, pieces: found, options: options, properties: properties)
+    return true
+  }
+
+  /// The direction, script and language HarfBuzz's `hb_buffer_guess_segment_properties` gives
+  /// the text, with those the options set: the script of the first character whose script is
+  /// specific, the direction of that script (left to right when it has none), the process's
+  /// language.
+  static func guessProperties(_ bytes: UnsafeBufferPointer<UInt8>, options: ShapeOptions) -> (
+    Direction?, Script?, Language?
+  ) {
+    var script = options.script
+    if script == nil {
+      var index = 0
+      while index < bytes.count {
+        let lead = bytes[index]
+        let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        if let scalar = UTF8Scalar.decode(bytes, at: index) {
+          let found = lead < 0x80 && !Self.isASCIILetter(lead) ? Script.common : Script(of: scalar)
+          if found.isSpecific {
+            script = found
+            break
+          }
+        }
+        index += length
+      }
+    }
+    let direction = options.direction ?? script.map { $0.horizontalDirection ?? .leftToRight }
+    return (direction, script, options.language ?? Language.processDefault)
+  }
+
+  private static func isASCIILetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+
+  private typealias Piece = ThreadCache.Piece
+
+  /// Where the pieces start: after each run of spaces whose next character may follow a space
+  /// shaped apart (`SpaceJoints`), and the end of the text.
+  private func cutPieces(
+    _ bytes: UnsafeBufferPointer<UInt8>, joints: SpaceJoints, cache: ThreadCache, into cuts: inout [Int]
+  ) {
+    cuts.removeAll(keepingCapacity: true)
+    cuts.append(0)
+    var index = 1
+    while index < bytes.count {
+      defer { index += 1 }
+      guard bytes[index - 1] == 0x20, bytes[index] != 0x20 else { continue }
+      let scalar = UTF8Scalar.decode(bytes, at: index)
+      if scalar.map(Self.startsAlone) == true,
+        joints.mayFollowSpace(scalar.flatMap { font.nominalGlyph(for: $0) } ?? 0)
+      {
+        cuts.append(index)
+      } else {
+        cache.counts.unsafeJoints += 1
+      }
+    }
+    cuts.append(bytes.count)
+  }
+
+  /// Whether a character after a space starts a cluster of its own whatever came before: not a
+  /// mark, a format character (joiners, the soft hyphen), a grapheme extender, an emoji modifier,
+  /// a Hangul vowel or final jamo, or an unassigned code point.
+  static func startsAlone(_ scalar: Unicode.Scalar) -> Bool {
+    if (0x21...0x7E).contains(scalar.value) { return true }
+    let properties = scalar.properties
+    switch properties.generalCategory {
+    case .nonspacingMark, .spacingMark, .enclosingMark, .format, .control, .surrogate, .unassigned:
+      return false
+    default: break
+    }
+    if properties.isGraphemeExtend || properties.isEmojiModifier { return false }
+    // A space and the character are two grapheme clusters (not a spacing mark such as Thai's SARA
+    // AM, a Hangul vowel or final jamo, …).
+    var pair = " "
+    pair.unicodeScalars.append(scalar)
+    return pair.count == 2
+  }
+
+  /// Shapes the pieces `pieces` together, as the plain path shapes a text, with the line's
+  /// direction, script and language and the text's edges where the run has them; returns each
+  /// piece's glyphs, their clusters from the piece's start in the options' unit.
+  private func shapeRun(
+    _ bytes: UnsafeBufferPointer<UInt8>, cuts: [Int], pieces: Range<Int>, options: ShapeOptions,
+    properties: (Direction, Script, Language?), atStart: Bool, atEnd: Bool, scratch shaped: inout ShapeResult
+  ) throws -> [[ShapedGlyph]] {
+    var runOptions = options
+    (runOptions.direction, runOptions.script, runOptions.language) = properties
+    if !atStart { runOptions.bufferFlags.remove(.beginningOfText) }
+    if !atEnd { runOptions.bufferFlags.remove(.endOfText) }
+    let start = cuts[pieces.lowerBound]
+    let run = UnsafeBufferPointer(rebasing: bytes[start..<cuts[pieces.upperBound]])
+    try Buffer.withReusable { buffer in
+      try shape("", options: runOptions, in: buffer, into: &shaped) { $0.add(utf8: run) }
+    }
+    // The glyphs of each piece, in the order they come (clusters are UTF-8 offsets in the run).
+    var split = [[ShapedGlyph]](repeating: [], count: pieces.count)
+    var units = [Int32]()
+    if options.clusterUnit != .utf8 { units = Self.unitOffsets(run, options.clusterUnit) }
+    var piece = 0
+    for var glyph in shaped.runs[0].glyphs {
+      let byte = glyph.cluster
+      while piece > 0, byte < cuts[pieces.lowerBound + piece] - start { piece -= 1 }
+      while piece + 1 < pieces.count, byte >= cuts[pieces.lowerBound + piece + 1] - start { piece += 1 }
+      let pieceStart = cuts[pieces.lowerBound + piece] - start
+      glyph.cluster =
+        units.isEmpty ? byte - pieceStart : Int(units[min(byte, units.count - 1)] - units[pieceStart])
+      split[piece].append(glyph)
+    }
+    return split
+  }
+
+  /// For each UTF-8 offset of `bytes` (and its end), the offset in `unit` of the character there.
+  static func unitOffsets(_ bytes: UnsafeBufferPointer<UInt8>, _ unit: ClusterUnit) -> [Int32] {
+    var offsets = [Int32](repeating: 0, count: bytes.count + 1)
+    var count: Int32 = 0
+    for (index, byte) in bytes.enumerated() {
+      offsets[index] = count
+      guard byte & 0xC0 != 0x80 else { continue }
+      count += unit == .utf16 && byte >= 0xF0 ? 2 : 1
+    }
+    offsets[bytes.count] = count
+    return offsets
+  }
+
+  /// Makes `result` the one run of the pieces' glyphs joined: in their order left to right, in
+  /// reverse order right to left, each piece's clusters moved by where it starts.
+  private func fillCachedResult(
+    _ result: inout ShapeResult, text: String, bytes: UnsafeBufferPointer<UInt8>, cuts: [Int],
+    pieces: [Piece?], options: ShapeOptions, properties: (Direction, Script, Language?)
+  ) {
+    result.text = text
+    result.clusterUnit = options.clusterUnit
+    result.baseLevel = nil
+    if !result.missingCharacters.isEmpty { result.missingCharacters = [] }
+    if result.lines != nil {
+      result.lines = nil
+      result.reshapedEdges = 0
+    }
+    result.trace = nil
+    if result.runs.count != 1 {
+      result.runs = [
+        ShapedRun(
+          font: identity, unit: unit, scale: scale, direction: .leftToRight, script: .unknown, language: nil,
+          glyphs: [])
+      ]
+    }
+    let units = options.clusterUnit == .utf8 ? [] : Self.unitOffsets(bytes, options.clusterUnit)
+    let total = pieces.reduce(0) { $0 + ($1?.glyphs.count ?? 0) }
+    let backward = properties.0 == .rightToLeft
+    result.runs[0].fill(identity: identity, unit: unit, scale: scale, properties: properties) { glyphs in
+      glyphs.removeAll(keepingCapacity: true)
+      glyphs.reserveCapacity(total)
+      for index in 0..<pieces.count {
+        let piece = backward ? pieces.count - 1 - index : index
+        let offset = units.isEmpty ? cuts[piece] : Int(units[cuts[piece]])
+        for var glyph in pieces[piece]!.glyphs {
+          glyph.cluster += offset
+          glyphs.append(glyph)
+        }
+      }
+    }
+  }
+}
+
+extension ShapedRun {
+  /// Sets every field of a run of this font, its glyphs by `write`, in place.
+  mutating func fill(
+    identity: FontIdentity, unit: PositionUnit, scale: Scale, properties: (Direction, Script, Language?),
+    glyphs write: (inout [ShapedGlyph]) -> Void
+  ) {
+    if font != identity { font = identity }
+    self.unit = unit
+    self.scale = scale
+    (direction, script, language) = properties
+    level = nil
+    range = nil
+    write(&glyphs)
+  }
+}
+
+/// A piece's key in a table: a 64-bit hash of its bytes and edges (a match is then compared
+/// byte for byte).
+enum PieceHash {
+  static func of(_ bytes: UnsafeBufferPointer<UInt8>, edges: UInt8) -> UInt64 {
+    // FNV-1a, 64 bits.
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(edges)
+    for byte in bytes {
+      hash ^= UInt64(byte)
+      hash &*= 0x100_0000_01B3
+    }
+    return hash
+  }
+}
+
+/// UTF-8 decoding of one scalar.
+enum UTF8Scalar {
+  /// The scalar that starts at `index`, or nil when the bytes there are not one.
+  static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Unicode.Scalar? {
+    let lead = bytes[index]
+    if lead < 0x80 { return Unicode.Scalar(lead) }
+    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
+    guard length > 0, index + length <= bytes.count else { return nil }
+    var value = UInt32(lead) & (0xFF >> UInt32(length + 1))
+    for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+    return Unicode.Scalar(value)
+  }
+}

@@ -1,0 +1,236 @@
+import HarfBuzz
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Speed: text that comes back (the words of prose) is shaped once. A line is cut after each run
+// of spaces where the font makes the cut exact (`SpaceJoints`); each piece is looked up in the
+// thread's table for the font, the options and the line's direction, script and language; the
+// pieces not found are shaped together, in one call for each run of them, and kept; the line's
+// glyphs are the pieces' glyphs joined. Each thread keeps its own tables, so no lock is taken on
+// the way. See the README's "The shaping cache" for what it bought, measured.
+
+/// The shaping cache's settings and statistics.
+public enum ShapingCache {
+  /// How many bytes each thread's tables may hold before they are emptied (glyphs, text and
+  /// bookkeeping, counted approximately): 32 MiB.
+  public static let defaultLimit = 32 << 20
+
+  /// The limit every thread's tables keep to, in bytes (see `defaultLimit`).
+  public static var limit: Int {
+    get { limitStorage.withLock { $0 } }
+    set { limitStorage.withLock { $0 = max(0, newValue) } }
+  }
+  private static let limitStorage = Protected(defaultLimit)
+
+  /// How many lines a thread shapes with a font before it uses the cache for it: a font shaped
+  /// once (a command shaping one line) does not pay for reading its layout tables.
+  static let warmUpLines = 4
+
+  /// What the caches of every thread did so far.
+  public struct Statistics: Sendable, Hashable {
+    /// Lines shaped through the cache.
+    public var lines = 0
+    /// Pieces looked up.
+    public var pieces = 0
+    /// Pieces found.
+    public var hits = 0
+    /// Cuts after spaces that the font made unsafe (the pieces on both sides shaped together).
+    public var unsafeJoints = 0
+    /// Calls to HarfBuzz for the pieces not found.
+    public var shapedRuns = 0
+    /// Lines shaped without the cache though it was on: options it does not take, a font it cannot
+    /// join, vertical text.
+    public var bypassed = 0
+    /// Bytes held now.
+    public var bytes = 0
+    /// Times a thread's tables were emptied for the limit.
+    public var evictions = 0
+
+    static func + (a: Statistics, b: Statistics) -> Statistics {
+      Statistics(
+        lines: a.lines + b.lines, pieces: a.pieces + b.pieces, hits: a.hits + b.hits,
+        unsafeJoints: a.unsafeJoints + b.unsafeJoints, shapedRuns: a.shapedRuns + b.shapedRuns,
+        bypassed: a.bypassed + b.bypassed, bytes: a.bytes + b.bytes, evictions: a.evictions + b.evictions)
+    }
+  }
+
+  /// Empties the calling thread's tables (for a measurement that starts from nothing, or to give
+  /// back their memory at once); other threads' stay.
+  public static func removeAllOnThisThread() {
+    guard let cache = ThreadCache.currentIfMade else { return }
+    cache.tables = [:]
+    cache.lastKey = nil
+    cache.lastTable = nil
+    cache.bytes = 0
+  }
+
+  /// The statistics of every thread's cache, summed (those of threads that have ended included).
+  public static var statistics: Statistics {
+    ThreadCache.currentIfMade?.publish()
+    return ThreadCache.registry.withLock { registry in
+      registry.live.reduce(registry.ended) { $0 + $1.statistics }
+    }
+  }
+}
+
+/// What a font's caches share between threads: its identity for the tables, and how it joins.
+final class FontCacheState: Sendable {
+  /// Tells fonts apart in the threads' tables (an address could be reused by a later font).
+  let id: UInt64
+  private let joints = Protected<SpaceJoints?>(nil)
+
+  init() {
+    id = FontCacheState.nextID.withLock {
+      $0 += 1; return $0
+    }
+  }
+
+  private static let nextID = Protected<UInt64>(0)
+
+  /// How the font joins, read from its tables once.
+  func spaceJoints(_ font: Font) -> SpaceJoints {
+    joints.withLock { joints in
+      if let joints { return joints }
+      let made = SpaceJoints(font: font)
+      joints = made
+      return made
+    }
+  }
+}
+
+/// One thread's tables.
+final class ThreadCache: @unchecked Sendable {
+  // @unchecked: used only by its thread; `statistics` is read by others under `registry`'s lock,
+  // and written by its thread under the same lock (`publish`).
+  struct TableKey: Hashable {
+    var font: UInt64
+    var options: ShapeOptions
+    var direction: Direction
+    var script: Script
+    var language: Language?
+  }
+
+  /// A piece's glyphs, clusters from the piece's start in the options' unit.
+  final class Piece {
+    let text: [UInt8]
+    let edges: UInt8
+    let glyphs: [ShapedGlyph]
+
+    init(text: [UInt8], edges: UInt8, glyphs: [ShapedGlyph]) {
+      (self.text, self.edges, self.glyphs) = (text, edges, glyphs)
+    }
+  }
+
+  final class Table {
+    var pieces: [UInt64: Piece] = [:]
+    var joints: SpaceJoints?
+    var linesSeen = 0
+  }
+
+  var tables: [TableKey: Table] = [:]
+  var lastKey: TableKey?
+  var lastTable: Table?
+  var bytes = 0
+  var counts = ShapingCache.Statistics()
+  /// Storage reused from line to line.
+  var cuts: [Int] = []
+  var keys: [UInt64] = []
+  var found: [Piece?] = []
+  var runResult = ShapeResult()
+  /// The counts as others may read them.
+  var statistics = ShapingCache.Statistics()
+
+  struct Registry {
+    var live: [ThreadCache] = []
+    var ended = ShapingCache.Statistics()
+  }
+  static let registry = Protected(Registry())
+
+  /// Makes the counts readable by `ShapingCache.statistics`.
+  func publish() {
+    counts.bytes = bytes
+    ThreadCache.registry.withLock { _ in statistics = counts }
+  }
+
+  /// The table for `key`, made when new.
+  func table(_ key: TableKey) -> Table {
+    if let lastTable, lastKey == key { return lastTable }
+    let table = tables[key] ?? Table()
+    if tables[key] == nil { tables[key] = table }
+    lastKey = key
+    lastTable = table
+    return table
+  }
+
+  /// Empties every table when they hold more than the limit.
+  func keepToLimit() {
+    guard bytes > ShapingCache.limit else { return }
+    for table in tables.values { table.pieces = [:] }
+    bytes = 0
+    counts.evictions += 1
+  }
+
+  /// The current thread's cache, if it has one.
+  static var currentIfMade: ThreadCache? {
+    pthread_getspecific(ThreadCacheKey.shared.key).map {
+      Unmanaged<ThreadCache>.fromOpaque($0).takeUnretainedValue()
+    }
+  }
+
+  /// The current thread's cache.
+  static var current: ThreadCache {
+    let key = ThreadCacheKey.shared.key
+    if let slot = pthread_getspecific(key) {
+      return Unmanaged<ThreadCache>.fromOpaque(slot).takeUnretainedValue()
+    }
+    let cache = ThreadCache()
+    pthread_setspecific(key, Unmanaged.passRetained(cache).toOpaque())
+    registry.withLock { $0.live.append(cache) }
+    return cache
+  }
+}
+
+/// The thread-specific slot of each thread's cache; at the thread's end its counts are kept and
+/// its tables released.
+private final class ThreadCacheKey: Sendable {
+  static let shared = ThreadCacheKey()
+  let key: pthread_key_t
+
+  private init() {
+    var key = pthread_key_t()
+    #if canImport(Darwin)
+      pthread_key_create(&key) { ThreadCacheKey.end(Unmanaged<ThreadCache>.fromOpaque($0)) }
+    #else
+      pthread_key_create(&key) { slot in
+        if let slot { ThreadCacheKey.end(Unmanaged<ThreadCache>.fromOpaque(slot)) }
+      }
+    #endif
+    self.key = key
+  }
+
+  private static func end(_ cache: Unmanaged<ThreadCache>) {
+    let ended = cache.takeRetainedValue()
+    ended.publish()
+    ThreadCache.registry.withLock { registry in
+      var counts = ended.statistics
+      counts.bytes = 0
+      registry.ended = registry.ended + counts
+      registry.live.removeAll { $0 === ended }
+    }
+  }
+}
+
+extension ShapeOptions {
+  /// Whether the cache can shape with these options: not when shaping is traced or verified, with
+  /// a context, with features on part of the text, or with glyph flags that would say where the
+  /// text was cut.
+  var cacheable: Bool {
+    usesCache && !trace && !verify && textBefore.isEmpty && textAfter.isEmpty
+      && bufferFlags.isDisjoint(with: [.verify, .produceUnsafeToConcat, .produceSafeToInsertTatweel])
+      && features.allSatisfy { $0.start == 0 && $0.end == UInt32.max }
+  }
+}

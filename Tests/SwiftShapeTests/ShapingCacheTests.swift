@@ -1,0 +1,164 @@
+import Foundation
+import HarfBuzz
+import TestFixtures
+import Testing
+
+@testable import SwiftShape
+
+/// The shaping cache gives the glyphs HarfBuzz gives the whole line, byte for byte: at each kind
+/// of joint a font can reach across, on the fixture fonts, and on the benchmark corpora.
+@Suite("Shaping cache")
+struct ShapingCacheTests {
+  /// `lines` shaped with the cache (after enough lines for it to start) and without: the same
+  /// results, line by line.
+  static func expectSame(
+    _ font: ShapingFont, _ lines: [String], options: ShapeOptions = ShapeOptions(),
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    ShapingCache.removeAllOnThisThread()
+    var plain = options
+    plain.usesCache = false
+    let warmUp = Array(repeating: "warm up", count: ShapingCache.warmUpLines)
+    for line in warmUp + lines + lines {
+      let cached = try font.shape(line, options: options)
+      let whole = try font.shape(line, options: plain)
+      guard cached != whole else { continue }
+      func brief(_ result: ShapeResult) -> String {
+        "\(result.runs.map { "\($0.direction) \($0.script) \($0.language?.identifier ?? "-")" }) "
+          + result.glyphs.map {
+            "\($0.id)=\($0.cluster)+\($0.xAdvance)@\($0.xOffset),\($0.yOffset)#\($0.flags.rawValue)"
+          }
+          .joined(separator: "|")
+      }
+      Issue.record(
+        "\(line.unicodeScalars.map { String($0.value, radix: 16) }): cached \(brief(cached)) whole \(brief(whole))",
+        sourceLocation: sourceLocation)
+    }
+  }
+
+  @Test func theJointsAFontReachesAcrossAreFound() throws {
+    let font = try ShapingFont(file: Paths.spaceJoints)
+    let joints = SpaceJoints(font: font.font)
+    #expect(joints.isUsable)
+    func glyph(_ character: Unicode.Scalar) -> UInt32 { font.font.nominalGlyph(for: character)! }
+    // Kerning with the space (T), a ligature across it (x, y), a context across it (o, z), a
+    // substituted space (b), a substitution after it (y): not joined.
+    for character in "Txyozb".unicodeScalars {
+      #expect(!joints.mayFollowSpace(glyph(character)), "\(character)")
+    }
+    // Letters no lookup that reads the space reaches: joined.
+    for character in "qfia".unicodeScalars {
+      #expect(joints.mayFollowSpace(glyph(character)), "\(character)")
+    }
+  }
+
+  @Test func eachKindOfJointIsShapedWhole() throws {
+    let font = try ShapingFont(file: Paths.spaceJoints)
+    let lines = [
+      "a Ta Ta qa Ta",  // kerning with the space glyph
+      "qa x y qa x y",  // a ligature across a space
+      "qo z qa o z",  // a contextual substitution across a space
+      "qa b qa b qa",  // a font that substitutes its space glyph
+      "qa ya qa ya",  // a substitution after a space
+      "qa \u{301}a qa \u{301}",  // a mark after a space
+      "qa \u{200D}a qa \u{200C}a",  // joiners after a space
+      " qa fi qa ", "  qa  ", " ", "",  // pieces at the start and end of the text
+    ]
+    try Self.expectSame(font, lines)
+    var options = ShapeOptions()
+    options.bufferFlags = [.beginningOfText, .endOfText]
+    try Self.expectSame(font, lines + ["\u{301}qa fi", "qa fi \u{301}"], options: options)
+    options.direction = .rightToLeft
+    options.clusterLevel = .characters
+    try Self.expectSame(font, lines, options: options)
+  }
+
+  @Test func arabicJoinsAcrossJoinersAsWhole() throws {
+    let font = try ShapingFont(file: Paths.arabic)
+    let lines = [
+      "سلام عليكم سلام", "بب \u{200D}بب بب", "بب \u{200C}بب بب", "بب \u{64E}بب بب", "\u{64E}بب بب",
+      "سلام 123 سلام (عليكم) سلام",
+    ]
+    try Self.expectSame(font, lines)
+    var options = ShapeOptions()
+    options.bufferFlags = [.beginningOfText, .endOfText]
+    options.clusterUnit = .utf16
+    try Self.expectSame(font, lines, options: options)
+  }
+
+  /// Every fixture font, on words drawn at random (a fixed seed) from what it covers, joined by one
+  /// or two spaces, with marks and joiners among them.
+  @Test(arguments: [
+    Paths.latin, Paths.arabic, Paths.devanagari, Paths.thai, Paths.hebrew, Paths.variable, Paths.spaceJoints,
+  ])
+  func randomTextOnEachFixtureFont(_ path: String) throws {
+    let font = try ShapingFont(file: path)
+    let covered = font.font.face.unicodes.filter { $0.value > 0x20 }
+    var generator = SplitMix(seed: 42)
+    let words = (0..<60).map { _ in
+      String(
+        String.UnicodeScalarView(
+          (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+            covered.randomElement(using: &generator)!
+          }))
+    }
+    let lines = (0..<80).map { _ in
+      (0..<Int.random(in: 1...12, using: &generator)).map { _ in words.randomElement(using: &generator)! }
+        .joined(separator: Bool.random(using: &generator) ? " " : "  ")
+    }
+    try Self.expectSame(font, lines)
+    var options = ShapeOptions()
+    options.clusterLevel = .monotoneCharacters
+    options.clusterUnit = .utf8
+    options.includeExtents = true
+    options.features = [try Feature(parsing: "-liga"), try Feature(parsing: "kern=0")]
+    try Self.expectSame(font, lines, options: options)
+  }
+
+  /// The benchmark corpora and the mixed corpus, whole, with the cache and without.
+  @Test func theCorporaShapeTheSame() throws {
+    guard let shared = Paths.shared else {
+      print("skipped: ../shared (the benchmark corpora) is absent")
+      return
+    }
+    let perf = "\(shared)/corpus/harfbuzz-6.0.0-perf"
+    let cases = [
+      ("\(perf)/fonts/Roboto-Regular.ttf", "\(perf)/texts/en-thelittleprince.txt"),
+      ("\(perf)/fonts/Amiri-Regular.ttf", "\(perf)/texts/fa-thelittleprince.txt"),
+      ("\(perf)/fonts/NotoNastaliqUrdu-Regular.ttf", "\(perf)/texts/fa-words.txt"),
+      (Paths.latin, "\(shared)/corpus/mixed/mixed-thelittleprince.txt"),
+      (Paths.arabic, "\(shared)/corpus/mixed/mixed-thelittleprince.txt"),
+    ]
+    for (fontPath, textPath) in cases {
+      let font = try ShapingFont(file: fontPath)
+      let lines = try String(contentsOfFile: textPath, encoding: .utf8).split(
+        separator: "\n", omittingEmptySubsequences: false
+      ).map(String.init)
+      try Self.expectSame(font, lines)
+    }
+  }
+
+  @Test func statisticsCountWhatTheCacheDid() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    ShapingCache.removeAllOnThisThread()
+    let before = ShapingCache.statistics
+    for _ in 0..<(ShapingCache.warmUpLines + 2) { _ = try font.shape("the same words the same words") }
+    let after = ShapingCache.statistics
+    #expect(after.lines - before.lines == 2)
+    #expect(after.hits - before.hits >= 5)
+    #expect(after.bytes > 0)
+  }
+}
+
+/// A small seeded generator, so that the random text is the same on every run.
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
