@@ -117,8 +117,10 @@ struct Benchmarks {
       }
       let cSide = getenv("SWIFTSHAPE_PROFILE_SIDE").map { String(cString: $0) } == "c"
       let passes = getenv("SWIFTSHAPE_PROFILE_PASSES").flatMap { Int(String(cString: $0)) } ?? 150
+      // SWIFTSHAPE_PROFILE_COPIES=N: each pass shapes N copies, the cache warm after the first.
+      let copies = getenv("SWIFTSHAPE_PROFILE_COPIES").flatMap { Int(String(cString: $0)) } ?? 1
       for _ in 0..<passes {
-        if cSide { _ = passC() } else { _ = try passSwift() }
+        if cSide { _ = passC(copies: copies) } else { _ = try passSwift(copies: copies) }
       }
       exit(0)
     }

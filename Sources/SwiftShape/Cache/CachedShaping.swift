@@ -1,5 +1,11 @@
 import HarfBuzz
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 // Speed: the shaping cache's path (see ShapingCache.swift); `shape(_:options:into:)` takes it for
 // text shaped as one run when the options allow, and the plain path otherwise.
 
@@ -102,29 +108,26 @@ extension ShapingFont {
       if stored != nil { cache.counts.hits += 1 }
       found.append(stored)
     }
-    var piece = 0
-    while piece < count {
-      guard found[piece] == nil else {
-        piece += 1
-        continue
-      }
-      var end = piece + 1
-      while end < count, found[end] == nil { end += 1 }
-      let shaped = try shapeRun(
-        bytes, cuts: cuts, pieces: piece..<end, options: options, properties: properties,
-        atStart: piece == 0 && bot, atEnd: end == count && eot, scratch: &cache.runResult)
+    // The pieces not found, shaped in one call: each ends with its spaces (all but the line's
+    // last) and each starts where a piece may follow a space, so their joints are as exact as the
+    // line's own.
+    let missing = (0..<count).filter { found[$0] == nil }
+    if !missing.isEmpty {
+      let shaped = try shapePieces(
+        missing.map(slice), options: options, properties: properties,
+        atStart: missing.first == 0 && bot, atEnd: missing.last == count - 1 && eot, scratch: &cache.runResult
+      )
       cache.counts.shapedRuns += 1
       // A dotted circle HarfBuzz put in for a broken cluster: whether it does depends on the
       // syllables before it in the line (their serial numbers), so the line is shaped whole.
-      if shaped.indices.contains(where: { joints.insertedDottedCircle(shaped[$0], text: slice(piece + $0)) })
-      {
+      if missing.indices.contains(where: { joints.insertedDottedCircle(shaped[$0], text: slice(missing[$0])) }
+      ) {
         cache.counts.bypassed += 1
         return false
       }
-      for (offset, glyphs) in shaped.enumerated() {
-        found[piece + offset] = keep(piece + offset, key: keys[piece + offset], glyphs: glyphs)
+      for (index, piece) in missing.enumerated() {
+        found[piece] = keep(piece, key: keys[piece], glyphs: shaped[index])
       }
-      piece = end
     }
     fillCachedResult(
       &result, text: text, bytes: bytes, cuts: cuts, pieces: found, options: options, properties: properties)
@@ -204,34 +207,42 @@ extension ShapingFont {
     return pair.count == 2
   }
 
-  /// Shapes the pieces `pieces` together, as the plain path shapes a text, with the line's
-  /// direction, script and language and the text's edges where the run has them; returns each
-  /// piece's glyphs, their clusters from the piece's start in the options' unit.
-  private func shapeRun(
-    _ bytes: UnsafeBufferPointer<UInt8>, cuts: [Int], pieces: Range<Int>, options: ShapeOptions,
-    properties: (Direction, Script, Language?), atStart: Bool, atEnd: Bool, scratch shaped: inout ShapeResult
+  /// Shapes `pieces` (in the line's order) together, as the plain path shapes a text, with the
+  /// line's direction, script and language and the text's edges where the first and last pieces
+  /// have them; returns each piece's glyphs, their clusters from the piece's start in the
+  /// options' unit.
+  private func shapePieces(
+    _ pieces: [UnsafeBufferPointer<UInt8>], options: ShapeOptions, properties: (Direction, Script, Language?),
+    atStart: Bool, atEnd: Bool, scratch shaped: inout ShapeResult
   ) throws -> [[ShapedGlyph]] {
     var runOptions = options
     (runOptions.direction, runOptions.script, runOptions.language) = properties
     if !atStart { runOptions.bufferFlags.remove(.beginningOfText) }
     if !atEnd { runOptions.bufferFlags.remove(.endOfText) }
-    let start = cuts[pieces.lowerBound]
-    let run = UnsafeBufferPointer(rebasing: bytes[start..<cuts[pieces.upperBound]])
-    try Buffer.withReusable { buffer in
-      try shape("", options: runOptions, in: buffer, into: &shaped) { $0.add(utf8: run) }
+    var run: [UInt8] = []
+    var starts: [Int] = []
+    run.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+    for piece in pieces {
+      starts.append(run.count)
+      run.append(contentsOf: piece)
+    }
+    starts.append(run.count)
+    try run.withUnsafeBufferPointer { run in
+      try Buffer.withReusable { buffer in
+        try shape("", options: runOptions, in: buffer, into: &shaped) { $0.add(utf8: run) }
+      }
     }
     // The glyphs of each piece, in the order they come (clusters are UTF-8 offsets in the run).
     var split = [[ShapedGlyph]](repeating: [], count: pieces.count)
-    var units = [Int32]()
-    if options.clusterUnit != .utf8 { units = Self.unitOffsets(run, options.clusterUnit) }
+    let units =
+      options.clusterUnit == .utf8
+      ? [] : run.withUnsafeBufferPointer { Self.unitOffsets($0, options.clusterUnit) }
     var piece = 0
     for var glyph in shaped.runs[0].glyphs {
       let byte = glyph.cluster
-      while piece > 0, byte < cuts[pieces.lowerBound + piece] - start { piece -= 1 }
-      while piece + 1 < pieces.count, byte >= cuts[pieces.lowerBound + piece + 1] - start { piece += 1 }
-      let pieceStart = cuts[pieces.lowerBound + piece] - start
-      glyph.cluster =
-        units.isEmpty ? byte - pieceStart : Int(units[min(byte, units.count - 1)] - units[pieceStart])
+      while piece > 0, byte < starts[piece] { piece -= 1 }
+      while piece + 1 < pieces.count, byte >= starts[piece + 1] { piece += 1 }
+      glyph.cluster = units.isEmpty ? byte - starts[piece] : Int(units[byte] - units[starts[piece]])
       split[piece].append(glyph)
     }
     return split
