@@ -4,7 +4,8 @@ shaping cache must see (Sources/SwiftShape/Cache/SpaceJoints.swift). Run with fo
     python3 make-space-joints.py      # writes SpaceJoints-Test.ttf beside this script
 
 Glyphs are boxes of different widths; the features are
-- kern: the space kerns with T (pair positioning, the space first);
+- kern: the space kerns with T (pair positioning, the space first), and k with the space (the
+  space second);
 - liga: x space y is one ligature (a ligature across a space);
 - calt: o before a space and z becomes o.alt (a context across a space); the space before b
   becomes space.alt (the font substitutes its space glyph); y after a space becomes y.alt;
@@ -17,7 +18,7 @@ from fontTools.feaLib.builder import addOpenTypeFeaturesFromString
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 
-LETTERS = {"T": 0x54, "o": 0x6F, "x": 0x78, "y": 0x79, "z": 0x7A, "q": 0x71, "f": 0x66, "i": 0x69,
+LETTERS = {"T": 0x54, "k": 0x6B, "o": 0x6F, "x": 0x78, "y": 0x79, "z": 0x7A, "q": 0x71, "f": 0x66, "i": 0x69,
            "a": 0x61, "b": 0x62}
 GLYPHS = [".notdef", "space"] + list(LETTERS) + ["acutecomb", "uni200D", "uni200C", "x_space_y", "o.alt",
                                                  "space.alt", "y.alt"]
@@ -28,16 +29,16 @@ FEATURES = """
 languagesystem DFLT dflt;
 languagesystem latn dflt;
 markClass acutecomb <anchor 0 700> @TOP;
-feature kern { pos space T -120; } kern;
+feature kern { pos space T -120; pos k space -80; } kern;
 feature liga { sub x space y by x_space_y; } liga;
 feature calt {
   sub o' space z by o.alt;
   sub space' b by space.alt;
   sub space y' by y.alt;
 } calt;
-feature mark { pos base [T o x y z q f i a b o.alt y.alt] <anchor 250 700> mark @TOP; } mark;
+feature mark { pos base [T k o x y z q f i a b o.alt y.alt] <anchor 250 700> mark @TOP; } mark;
 table GDEF {
-  GlyphClassDef [T o x y z q f i a b o.alt y.alt space space.alt], [x_space_y], [acutecomb], ;
+  GlyphClassDef [T k o x y z q f i a b o.alt y.alt space space.alt], [x_space_y], [acutecomb], ;
 } GDEF;
 """
 

@@ -55,7 +55,8 @@ struct ShapingCacheTests {
   @Test func eachKindOfJointIsShapedWhole() throws {
     let font = try ShapingFont(file: Paths.spaceJoints)
     let lines = [
-      "a Ta Ta qa Ta",  // kerning with the space glyph
+      "a Ta Ta qa Ta",  // kerning with the space glyph after it
+      "ak qa ak Ta ak Tk Tk ",  // kerning with the space glyph before it
       "qa x y qa x y",  // a ligature across a space
       "qo z qa o z",  // a contextual substitution across a space
       "qa b qa b qa",  // a font that substitutes its space glyph
@@ -144,7 +145,7 @@ struct ShapingCacheTests {
     let before = ShapingCache.statistics
     for _ in 0..<(ShapingCache.warmUpLines + 2) { _ = try font.shape("the same words the same words") }
     let after = ShapingCache.statistics
-    #expect(after.lines - before.lines == 2)
+    #expect(after.lines - before.lines >= 2)  // other tests may shape on other threads meanwhile
     #expect(after.hits - before.hits >= 5)
     #expect(after.bytes > 0)
   }

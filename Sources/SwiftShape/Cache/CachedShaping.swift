@@ -43,9 +43,10 @@ extension ShapingFont {
     }
 
     var cuts = cache.cuts
-    cache.cuts = []
-    defer { cache.cuts = cuts }
-    cutPieces(bytes, joints: joints, cache: cache, into: &cuts)
+    var beforeSpaces = cache.beforeSpaces
+    (cache.cuts, cache.beforeSpaces) = ([], [])
+    defer { (cache.cuts, cache.beforeSpaces) = (cuts, beforeSpaces) }
+    cutPieces(bytes, joints: joints, cache: cache, into: &cuts, beforeSpaces: &beforeSpaces)
     let count = cuts.count - 1
     let bot = options.bufferFlags.contains(.beginningOfText)
     let eot = options.bufferFlags.contains(.endOfText)
@@ -108,26 +109,40 @@ extension ShapingFont {
       if stored != nil { cache.counts.hits += 1 }
       found.append(stored)
     }
-    // The pieces not found, shaped in one call: each ends with its spaces (all but the line's
-    // last) and each starts where a piece may follow a space, so their joints are as exact as the
-    // line's own.
-    let missing = (0..<count).filter { found[$0] == nil }
-    if !missing.isEmpty {
+    // The pieces not found, shaped together: pieces of the line's order, a batch a call. Two that
+    // are not next to each other in the line go together where the joint between them is of
+    // the kind the cuts make exact: spaces then a piece cut after spaces, or a piece cut before
+    // spaces then spaces. (Most lines take one call.)
+    var batch: [Int] = []
+    func shapeBatch() throws -> Bool {
+      defer { batch.removeAll() }
+      guard let first = batch.first, let last = batch.last else { return true }
       let shaped = try shapePieces(
-        missing.map(slice), options: options, properties: properties,
-        atStart: missing.first == 0 && bot, atEnd: missing.last == count - 1 && eot, scratch: &cache.runResult
-      )
+        batch.map(slice), options: options, properties: properties, atStart: first == 0 && bot,
+        atEnd: last == count - 1 && eot, scratch: &cache.runResult)
       cache.counts.shapedRuns += 1
       // A dotted circle HarfBuzz put in for a broken cluster: whether it does depends on the
       // syllables before it in the line (their serial numbers), so the line is shaped whole.
-      if missing.indices.contains(where: { joints.insertedDottedCircle(shaped[$0], text: slice(missing[$0])) }
-      ) {
-        cache.counts.bypassed += 1
+      if batch.indices.contains(where: { joints.insertedDottedCircle(shaped[$0], text: slice(batch[$0])) }) {
         return false
       }
-      for (index, piece) in missing.enumerated() {
+      for (index, piece) in batch.enumerated() {
         found[piece] = keep(piece, key: keys[piece], glyphs: shaped[index])
       }
+      return true
+    }
+    for piece in 0..<count where found[piece] == nil {
+      if let previous = batch.last, previous != piece - 1, beforeSpaces[previous + 1] != beforeSpaces[piece] {
+        guard try shapeBatch() else {
+          cache.counts.bypassed += 1
+          return false
+        }
+      }
+      batch.append(piece)
+    }
+    guard try shapeBatch() else {
+      cache.counts.bypassed += 1
+      return false
     }
     fillCachedResult(
       &result, text: text, bytes: bytes, cuts: cuts, pieces: found, options: options, properties: properties)
@@ -165,27 +180,67 @@ extension ShapingFont {
 
   private typealias Piece = ThreadCache.Piece
 
-  /// Where the pieces start: after each run of spaces whose next character may follow a space
-  /// shaped apart (`SpaceJoints`), and the end of the text.
+  /// Where the pieces start, and the end of the text: at each run of spaces, after it when the
+  /// character that follows may follow a space shaped apart (`SpaceJoints.mayFollowSpace`), else
+  /// before it when the character before it may precede one (`mayPrecedeSpace`), else nowhere
+  /// (the words on both sides are shaped together). `beforeSpaces[k]` says which side cut `k` is
+  /// on.
   private func cutPieces(
-    _ bytes: UnsafeBufferPointer<UInt8>, joints: SpaceJoints, cache: ThreadCache, into cuts: inout [Int]
+    _ bytes: UnsafeBufferPointer<UInt8>, joints: SpaceJoints, cache: ThreadCache, into cuts: inout [Int],
+    beforeSpaces: inout [Bool]
   ) {
     cuts.removeAll(keepingCapacity: true)
+    beforeSpaces.removeAll(keepingCapacity: true)
     cuts.append(0)
-    var index = 1
+    beforeSpaces.append(false)
+    func glyph(_ scalar: Unicode.Scalar?) -> UInt32 { scalar.flatMap { font.nominalGlyph(for: $0) } ?? 0 }
+    var index = 0
     while index < bytes.count {
-      defer { index += 1 }
-      guard bytes[index - 1] == 0x20, bytes[index] != 0x20 else { continue }
-      let scalar = UTF8Scalar.decode(bytes, at: index)
-      if scalar.map(Self.startsAlone) == true,
-        joints.mayFollowSpace(scalar.flatMap { font.nominalGlyph(for: $0) } ?? 0)
-      {
-        cuts.append(index)
-      } else {
-        cache.counts.unsafeJoints += 1
+      guard bytes[index] == 0x20 else {
+        index += 1
+        continue
       }
+      let runStart = index
+      while index < bytes.count, bytes[index] == 0x20 { index += 1 }
+      if index < bytes.count {
+        let next = UTF8Scalar.decode(bytes, at: index)
+        if next.map(Self.startsAlone) == true, joints.mayFollowSpace(glyph(next)) {
+          cuts.append(index)
+          beforeSpaces.append(false)
+          continue
+        }
+      }
+      if runStart > 0 {
+        var start = runStart - 1
+        while start > 0, runStart - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        let last = UTF8Scalar.decode(bytes, at: start)
+        if last.map(Self.endsAlone) == true, joints.mayPrecedeSpace(glyph(last)) {
+          cuts.append(runStart)
+          beforeSpaces.append(true)
+          continue
+        }
+      }
+      if runStart > 0, index < bytes.count { cache.counts.unsafeJoints += 1 }
     }
     cuts.append(bytes.count)
+    beforeSpaces.append(false)
+  }
+
+  /// Whether a space after the character starts a cluster of its own: not after a format or
+  /// control character, an unassigned code point, or a character that joins what follows it
+  /// (Grapheme_Cluster_Break Prepend, UAX #29: those that are letters; the others are format
+  /// characters).
+  static func endsAlone(_ scalar: Unicode.Scalar) -> Bool {
+    if (0x21...0x7E).contains(scalar.value) { return true }
+    switch scalar.properties.generalCategory {
+    case .format, .control, .surrogate, .unassigned: return false
+    default: break
+    }
+    switch scalar.value {
+    case 0x0D4E, 0x111C2, 0x111C3, 0x1193F, 0x11941, 0x11A3A, 0x11A84...0x11A89, 0x11D46, 0x11F02:
+      return false
+    default: return true
+    }
   }
 
   /// Whether a character after a space starts a cluster of its own whatever came before: not a

@@ -138,6 +138,7 @@ final class ThreadCache: @unchecked Sendable {
   var counts = ShapingCache.Statistics()
   /// Storage reused from line to line.
   var cuts: [Int] = []
+  var beforeSpaces: [Bool] = []
   var keys: [UInt64] = []
   var found: [Piece?] = []
   var runResult = ShapeResult()

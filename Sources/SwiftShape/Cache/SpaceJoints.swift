@@ -21,8 +21,10 @@ import HarfBuzz
 struct SpaceJoints: Sendable {
   /// Whether pieces may be joined at all.
   let isUsable: Bool
-  /// The glyphs that may interact with a preceding space (a bit a glyph).
-  private let unsafe: GlyphBits
+  /// The glyphs that may interact with a space before them, and with a space after them (a bit
+  /// a glyph).
+  private let unsafeAfter: GlyphBits
+  private let unsafeBefore: GlyphBits
   /// The glyph of U+25CC DOTTED CIRCLE, which HarfBuzz puts in for broken clusters.
   private let dottedCircle: UInt32?
 
@@ -36,7 +38,11 @@ struct SpaceJoints: Sendable {
 
   /// Whether a piece whose first character has `glyph` as its nominal glyph may follow a space
   /// shaped apart from it.
-  func mayFollowSpace(_ glyph: UInt32) -> Bool { isUsable && !unsafe.contains(glyph) }
+  func mayFollowSpace(_ glyph: UInt32) -> Bool { isUsable && !unsafeAfter.contains(glyph) }
+
+  /// Whether a piece whose last character has `glyph` as its nominal glyph may precede a space
+  /// shaped apart from it.
+  func mayPrecedeSpace(_ glyph: UInt32) -> Bool { isUsable && !unsafeBefore.contains(glyph) }
 
   init(font: Font) {
     let face = font.face
@@ -44,12 +50,12 @@ struct SpaceJoints: Sendable {
     let tags = Set(face.tableTags.map(\.description))
     guard tags.isDisjoint(with: ["morx", "mort", "kerx"]), let space = font.nominalGlyph(for: " ") else {
       self.isUsable = false
-      unsafe = GlyphBits(count: 0)
+      (unsafeAfter, unsafeBefore) = (GlyphBits(count: 0), GlyphBits(count: 0))
       return
     }
     var analysis = Analysis(face: face, space: space)
     isUsable = analysis.run(hasKern: tags.contains("kern"))
-    unsafe = analysis.unsafe
+    (unsafeAfter, unsafeBefore) = (analysis.after, analysis.before)
   }
 }
 
@@ -83,7 +89,9 @@ private struct Analysis {
   let face: Face
   let space: UInt32
   let glyphCount: Int
-  var unsafe: GlyphBits
+  /// The glyphs unsafe after a space, and before one.
+  var after: GlyphBits
+  var before: GlyphBits
   /// What each substitution can turn into what: (from, to) pairs, for the closure.
   var substitutions: [(from: UInt32, to: UInt32)] = []
   /// The GDEF classes lookups that read the space look past.
@@ -94,7 +102,13 @@ private struct Analysis {
     self.face = face
     self.space = space
     glyphCount = face.glyphCount
-    unsafe = GlyphBits(count: glyphCount)
+    (after, before) = (GlyphBits(count: glyphCount), GlyphBits(count: glyphCount))
+  }
+
+  /// Marks a glyph unsafe on both sides of a space.
+  private mutating func insertBoth(_ glyph: UInt32) {
+    after.insert(glyph)
+    before.insert(glyph)
   }
 
   /// Fills `unsafe`; false when the font cannot be joined at all.
@@ -106,11 +120,12 @@ private struct Analysis {
         // time) could join glyphs on both sides of it without reading it.
         if lookup.flags & 0x0002 != 0, !lookup.actsOnOneGlyph(table) { return false }
         if table == .gpos, lookup.types.allSatisfy({ $0 == 2 }) {
-          guard let partners = lookups.pairPartners(of: space, in: lookup, glyphCount: glyphCount) else {
-            return false
-          }
-          if !partners.isEmpty { notePastIgnored(lookup.flags) }
-          for glyph in partners { unsafe.insert(glyph) }
+          guard let seconds = lookups.pairPartners(of: space, in: lookup, glyphCount: glyphCount),
+            let firsts = lookups.pairFirsts(with: space, in: lookup, glyphCount: glyphCount)
+          else { return false }
+          if !seconds.isEmpty || !firsts.isEmpty { notePastIgnored(lookup.flags) }
+          for glyph in seconds { after.insert(glyph) }
+          for glyph in firsts { before.insert(glyph) }
           continue
         }
         let glyphs = face.glyphs(ofLookup: index, in: table)
@@ -127,19 +142,20 @@ private struct Analysis {
         }
         guard glyphs.all.contains(space) else { continue }
         notePastIgnored(lookup.flags)
-        for glyph in glyphs.all { unsafe.insert(glyph) }
+        for glyph in glyphs.all { insertBoth(glyph) }
       }
     }
     if hasKern {
       guard
-        let partners = KernTable.partners(of: space, in: face.table(OpenTypeTag(rawValue: 0x6B65_726E)) ?? [])
+        let pairs = KernTable.pairs(with: space, in: face.table(OpenTypeTag(rawValue: 0x6B65_726E)) ?? [])
       else { return false }
-      for glyph in partners { unsafe.insert(glyph) }
+      for glyph in pairs.seconds { after.insert(glyph) }
+      for glyph in pairs.firsts { before.insert(glyph) }
     }
     if ignoresMarks || ignoresLigatures {
       for glyph in 0..<UInt32(glyphCount) {
         switch face.glyphClass(glyph) {
-        case .mark where ignoresMarks, .ligature where ignoresLigatures: unsafe.insert(glyph)
+        case .mark where ignoresMarks, .ligature where ignoresLigatures: insertBoth(glyph)
         default: break
         }
       }
@@ -148,7 +164,10 @@ private struct Analysis {
     var changed = true
     while changed {
       changed = false
-      for (from, to) in substitutions where unsafe.contains(to) && unsafe.insert(from) { changed = true }
+      for (from, to) in substitutions {
+        if after.contains(to), after.insert(from) { changed = true }
+        if before.contains(to), before.insert(from) { changed = true }
+      }
     }
     return true
   }
@@ -280,6 +299,64 @@ private struct LookupList {
       }
     }
     return partners
+  }
+
+  /// The first glyphs of the pairs whose second is `second`, with a value that is not zero, in a
+  /// pair-positioning lookup; nil when a subtable cannot be read.
+  func pairFirsts(with second: UInt32, in lookup: Lookup, glyphCount: Int) -> [UInt32]? {
+    var firsts: [UInt32] = []
+    for start in lookup.subtables {
+      guard let format = data.u16(start),
+        let coverage = data.u16(start + 2).flatMap({ covered(at: start + Int($0)) }),
+        let format1 = data.u16(start + 4), let format2 = data.u16(start + 6)
+      else { return nil }
+      let size1 = 2 * (format1 & 0xFF).nonzeroBitCount
+      let size2 = 2 * (format2 & 0xFF).nonzeroBitCount
+      func nonZero(_ at: Int, _ size: Int) -> Bool? {
+        var any = false
+        for field in stride(from: 0, to: size, by: 2) {
+          guard let value = data.u16(at + field) else { return nil }
+          any = any || value != 0
+        }
+        return any
+      }
+      switch format {
+      case 1:
+        guard let setCount = data.u16(start + 8), Int(setCount) >= coverage.count else { return nil }
+        let recordSize = 2 + size1 + size2
+        for (index, first) in coverage.enumerated() {
+          guard let set = data.u16(start + 10 + 2 * index).map({ start + Int($0) }),
+            let pairCount = data.u16(set)
+          else { return nil }
+          for pair in 0..<Int(pairCount) {
+            let record = set + 2 + pair * recordSize
+            guard let glyph = data.u16(record) else { return nil }
+            guard UInt32(glyph) == second else { continue }
+            guard let hasValue = nonZero(record + 2, size1 + size2) else { return nil }
+            if hasValue { firsts.append(first) }
+          }
+        }
+      case 2:
+        guard let classDef1 = data.u16(start + 8).map({ start + Int($0) }),
+          let classDef2 = data.u16(start + 10).map({ start + Int($0) }),
+          let class1Count = data.u16(start + 12).map(Int.init),
+          let class2Count = data.u16(start + 14).map(Int.init),
+          let class2 = glyphClass(of: second, at: classDef2), class2 < class2Count,
+          let members = classMembers(at: classDef1)
+        else { return nil }
+        var classOf: [UInt32: Int] = [:]
+        for (value, glyphs) in members { for glyph in glyphs { classOf[glyph] = value } }
+        let recordSize = size1 + size2
+        for class1 in 0..<class1Count {
+          let record = start + 16 + (class1 * class2Count + class2) * recordSize
+          guard let hasValue = nonZero(record, recordSize) else { return nil }
+          guard hasValue else { continue }
+          firsts += coverage.filter { (classOf[$0] ?? 0) == class1 }
+        }
+      default: return nil
+      }
+    }
+    return firsts
   }
 
   /// What a substitution lookup turns into what, as (from, to) pairs: single, multiple, alternate,
@@ -426,15 +503,17 @@ private struct LookupList {
 
 /// The `kern` table's pairs (OpenType's version 0 and Apple's version 1, format 0 subtables).
 private enum KernTable {
-  /// The second glyphs of `first`'s pairs with a value that is not zero; nil when a subtable is
-  /// not format 0 or cannot be read.
-  static func partners(of first: UInt32, in bytes: [UInt8]) -> [UInt32]? {
+  /// The glyphs paired with `space` with a value that is not zero: the firsts of its pairs as the
+  /// second glyph, the seconds of those as the first; nil when a subtable is not format 0 or
+  /// cannot be read.
+  static func pairs(with space: UInt32, in bytes: [UInt8]) -> (firsts: [UInt32], seconds: [UInt32])? {
     let data = TableBytes(bytes: bytes)
-    guard let version = data.u16(0) else { return bytes.isEmpty ? [] : nil }
+    guard let version = data.u16(0) else { return bytes.isEmpty ? ([], []) : nil }
     let apple = version == 1
     guard let count = apple ? data.u32(4).map(Int.init) : data.u16(2).map(Int.init) else { return nil }
     var offset = apple ? 8 : 4
-    var partners: [UInt32] = []
+    var firsts: [UInt32] = []
+    var seconds: [UInt32] = []
     for _ in 0..<count {
       let length: Int
       let format: UInt16
@@ -451,11 +530,12 @@ private enum KernTable {
         let record = body + 8 + 6 * pair
         guard let left = data.u16(record), let right = data.u16(record + 2), let value = data.u16(record + 4)
         else { return nil }
-        if UInt32(left) == first, value != 0 { partners.append(UInt32(right)) }
+        if value != 0, UInt32(left) == space { seconds.append(UInt32(right)) }
+        if value != 0, UInt32(right) == space { firsts.append(UInt32(left)) }
       }
       // An OpenType subtable's 16-bit length can overflow; its pairs say where it ends.
       offset = apple ? offset + length : body + 8 + 6 * Int(pairCount)
     }
-    return partners
+    return (firsts, seconds)
   }
 }
