@@ -46,7 +46,7 @@ extension ShapingFont {
     var beforeSpaces = cache.beforeSpaces
     (cache.cuts, cache.beforeSpaces) = ([], [])
     defer { (cache.cuts, cache.beforeSpaces) = (cuts, beforeSpaces) }
-    cutPieces(bytes, joints: joints, cache: cache, into: &cuts, beforeSpaces: &beforeSpaces)
+    cutPieces(bytes, joints: joints, table: table, cache: cache, into: &cuts, beforeSpaces: &beforeSpaces)
     let count = cuts.count - 1
     let bot = options.bufferFlags.contains(.beginningOfText)
     let eot = options.bufferFlags.contains(.endOfText)
@@ -57,14 +57,16 @@ extension ShapingFont {
       UnsafeBufferPointer(rebasing: bytes[cuts[piece]..<cuts[piece + 1]])
     }
     func lookUp(_ piece: Int, key: UInt64) -> Piece? {
-      guard let stored = table.pieces[key], stored.edges == edges(piece),
-        stored.text.elementsEqual(slice(piece))
+      let text = slice(piece)
+      guard let stored = table.pieces.find(key), stored.edges == edges(piece),
+        stored.text.count == text.count,
+        stored.text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
       else { return nil }
       return stored
     }
     func keep(_ piece: Int, key: UInt64, glyphs: [ShapedGlyph]) -> Piece {
       let stored = Piece(text: Array(slice(piece)), edges: edges(piece), glyphs: glyphs)
-      table.pieces[key] = stored
+      table.pieces.insert(key, stored)
       cache.bytes += 96 + stored.text.count + glyphs.count * MemoryLayout<ShapedGlyph>.stride
       return stored
     }
@@ -186,14 +188,31 @@ extension ShapingFont {
   /// (the words on both sides are shaped together). `beforeSpaces[k]` says which side cut `k` is
   /// on.
   private func cutPieces(
-    _ bytes: UnsafeBufferPointer<UInt8>, joints: SpaceJoints, cache: ThreadCache, into cuts: inout [Int],
-    beforeSpaces: inout [Bool]
+    _ bytes: UnsafeBufferPointer<UInt8>, joints: SpaceJoints, table: ThreadCache.Table, cache: ThreadCache,
+    into cuts: inout [Int], beforeSpaces: inout [Bool]
   ) {
     cuts.removeAll(keepingCapacity: true)
     beforeSpaces.removeAll(keepingCapacity: true)
     cuts.append(0)
     beforeSpaces.append(false)
-    func glyph(_ scalar: Unicode.Scalar?) -> UInt32 { scalar.flatMap { font.nominalGlyph(for: $0) } ?? 0 }
+    // What each character allows, worked out once a table (ASCII in an array).
+    func allows(_ scalar: Unicode.Scalar?) -> UInt8 {
+      guard let scalar else { return 0 }
+      if scalar.value < 128, table.asciiRules[Int(scalar.value)] != 0 {
+        return table.asciiRules[Int(scalar.value)]
+      }
+      if scalar.value >= 128, let known = table.rules[scalar.value] { return known }
+      let glyph = font.nominalGlyph(for: scalar) ?? 0
+      let rule: UInt8 =
+        0x80 | (Self.startsAlone(scalar) && joints.mayFollowSpace(glyph) ? 1 : 0)
+        | (Self.endsAlone(scalar) && joints.mayPrecedeSpace(glyph) ? 2 : 0)
+      if scalar.value < 128 {
+        table.asciiRules[Int(scalar.value)] = rule
+      } else {
+        table.rules[scalar.value] = rule
+      }
+      return rule
+    }
     var index = 0
     while index < bytes.count {
       guard bytes[index] == 0x20 else {
@@ -203,8 +222,7 @@ extension ShapingFont {
       let runStart = index
       while index < bytes.count, bytes[index] == 0x20 { index += 1 }
       if index < bytes.count {
-        let next = UTF8Scalar.decode(bytes, at: index)
-        if next.map(Self.startsAlone) == true, joints.mayFollowSpace(glyph(next)) {
+        if allows(UTF8Scalar.decode(bytes, at: index)) & 1 != 0 {
           cuts.append(index)
           beforeSpaces.append(false)
           continue
@@ -213,8 +231,7 @@ extension ShapingFont {
       if runStart > 0 {
         var start = runStart - 1
         while start > 0, runStart - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }
-        let last = UTF8Scalar.decode(bytes, at: start)
-        if last.map(Self.endsAlone) == true, joints.mayPrecedeSpace(glyph(last)) {
+        if allows(UTF8Scalar.decode(bytes, at: start)) & 2 != 0 {
           cuts.append(runStart)
           beforeSpaces.append(true)
           continue
@@ -382,7 +399,7 @@ enum PieceHash {
       hash ^= UInt64(byte)
       hash &*= 0x100_0000_01B3
     }
-    return hash
+    return hash | 1
   }
 }
 

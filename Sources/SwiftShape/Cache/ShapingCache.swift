@@ -126,7 +126,11 @@ final class ThreadCache: @unchecked Sendable {
   }
 
   final class Table {
-    var pieces: [UInt64: Piece] = [:]
+    var pieces = PieceTable()
+    /// What each character allows at a run of spaces (`cutPieces`): bit 0 cut after the run when
+    /// it follows, bit 1 cut before it when it precedes, bit 7 worked out.
+    var asciiRules = [UInt8](repeating: 0, count: 128)
+    var rules: [UInt32: UInt8] = [:]
     var joints: SpaceJoints?
     var linesSeen = 0
   }
@@ -170,7 +174,7 @@ final class ThreadCache: @unchecked Sendable {
   /// Empties every table when they hold more than the limit.
   func keepToLimit() {
     guard bytes > ShapingCache.limit else { return }
-    for table in tables.values { table.pieces = [:] }
+    for table in tables.values { table.pieces = PieceTable() }
     bytes = 0
     counts.evictions += 1
   }
@@ -233,5 +237,44 @@ extension ShapeOptions {
     usesCache && !trace && !verify && textBefore.isEmpty && textAfter.isEmpty
       && bufferFlags.isDisjoint(with: [.verify, .produceUnsafeToConcat, .produceSafeToInsertTatweel])
       && features.allSatisfy { $0.start == 0 && $0.end == UInt32.max }
+  }
+}
+
+/// The pieces of a table by their 64-bit hash (`PieceHash`): open addressing, linear probing,
+/// half full at most. (A `Dictionary` hashed each key again with SipHash: a seventh of the time of a
+/// line whose pieces were all found, counted with callgrind.)
+struct PieceTable {
+  private var keys = [UInt64](repeating: 0, count: 256)
+  private var values = [ThreadCache.Piece?](repeating: nil, count: 256)
+  private var count = 0
+
+  /// The piece stored under `key` (0 is never a key: `PieceHash` sets the lowest bit).
+  func find(_ key: UInt64) -> ThreadCache.Piece? {
+    let mask = keys.count - 1
+    var slot = Int(truncatingIfNeeded: key >> 7) & mask
+    while keys[slot] != 0 {
+      if keys[slot] == key { return values[slot] }
+      slot = (slot + 1) & mask
+    }
+    return nil
+  }
+
+  /// Stores `piece` under `key`, replacing what was there.
+  mutating func insert(_ key: UInt64, _ piece: ThreadCache.Piece) {
+    if (count + 1) * 2 > keys.count { grow() }
+    let mask = keys.count - 1
+    var slot = Int(truncatingIfNeeded: key >> 7) & mask
+    while keys[slot] != 0, keys[slot] != key { slot = (slot + 1) & mask }
+    if keys[slot] == 0 { count += 1 }
+    keys[slot] = key
+    values[slot] = piece
+  }
+
+  private mutating func grow() {
+    let (oldKeys, oldValues) = (keys, values)
+    keys = [UInt64](repeating: 0, count: oldKeys.count * 2)
+    values = [ThreadCache.Piece?](repeating: nil, count: oldKeys.count * 2)
+    count = 0
+    for (key, value) in zip(oldKeys, oldValues) where key != 0 { insert(key, value!) }
   }
 }
