@@ -40,6 +40,7 @@ with tempfile.TemporaryDirectory() as scratch:
         for flags in (0x00, 0x81, 0x42, 0x3D, 0x20):
             seed = bytes([flags]) + struct.pack(">H", len(encoded)) + encoded + data
             write("shaping", "seed-%d-%02x" % (index, flags), seed)
+            write("cache", "seed-%d-%02x" % (index, flags), seed)
             write("outlines", "seed-%d-%02x" % (index, flags), seed)
 
 # Collisions: the test font with colliding glyphs, and small cuts of the Latin, Arabic and

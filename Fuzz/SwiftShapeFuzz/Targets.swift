@@ -12,6 +12,8 @@ enum FuzzTarget: String, CaseIterable {
   /// Font bytes, text and options through blob, face, font, shaping (new and reused results) and
   /// the output formats.
   case shaping
+  /// Font bytes and lines of text through the shaping cache, against shaping each line whole.
+  case cache
   /// Font bytes through FreeType's outlines and the SVG and raster renderers, color glyphs
   /// included (bitmaps, COLR layers, the COLR version 1 table reader).
   case outlines
@@ -36,6 +38,7 @@ enum FuzzTarget: String, CaseIterable {
   func run(_ bytes: UnsafeBufferPointer<UInt8>) {
     switch self {
     case .shaping: fuzzShaping(bytes)
+    case .cache: fuzzCache(bytes)
     case .outlines: fuzzOutlines(bytes)
     case .requests: fuzzRequests(bytes)
     case .fixtures, .fontbakery: fuzzFixture(bytes)

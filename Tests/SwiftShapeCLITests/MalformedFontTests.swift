@@ -94,7 +94,7 @@ struct FuzzRegressionTests {
         folder.appendingPathComponent($0).path
       }
       // And the fixture fonts as they are (a font of random options and no text).
-      if target == "shaping" || target == "outlines" {
+      if target == "shaping" || target == "outlines" || target == "cache" {
         inputs += [Paths.latin, Paths.arabic, Paths.cjkCollection]
       }
       let result = try run(Self.replay, [target] + inputs)

@@ -56,9 +56,12 @@ extension ShapingFont {
     func slice(_ piece: Int) -> UnsafeBufferPointer<UInt8> {
       UnsafeBufferPointer(rebasing: bytes[cuts[piece]..<cuts[piece + 1]])
     }
+    // Looked up in a copy of the table's storage (a reference to it): reads of the class's
+    // property would each be checked for exclusive access at run time.
+    let pieces = table.pieces
     func lookUp(_ piece: Int, key: UInt64) -> Piece? {
       let text = slice(piece)
-      guard let stored = table.pieces.find(key), stored.edges == edges(piece),
+      guard let stored = pieces.find(key), stored.edges == edges(piece),
         stored.text.count == text.count,
         stored.text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
       else { return nil }
@@ -66,8 +69,10 @@ extension ShapingFont {
     }
     func keep(_ piece: Int, key: UInt64, glyphs: [ShapedGlyph]) -> Piece {
       let stored = Piece(text: Array(slice(piece)), edges: edges(piece), glyphs: glyphs)
-      table.pieces.insert(key, stored)
-      cache.bytes += 96 + stored.text.count + glyphs.count * MemoryLayout<ShapedGlyph>.stride
+      if table.keeps() {
+        table.pieces.insert(key, stored)
+        cache.bytes += 96 + stored.text.count + glyphs.count * MemoryLayout<ShapedGlyph>.stride
+      }
       return stored
     }
     cache.counts.lines += 1
@@ -80,6 +85,7 @@ extension ShapingFont {
       let key = PieceHash.of(bytes, edges: edges(0))
       if let stored = lookUp(0, key: key) {
         cache.counts.hits += 1
+        table.found += 1
         fillCachedResult(
           &result, text: text, bytes: bytes, cuts: cuts, pieces: [stored], options: options,
           properties: properties)
@@ -88,8 +94,9 @@ extension ShapingFont {
           try shape(text, options: options, in: buffer, into: &result) { add(text, to: $0, options: options) }
         }
         cache.counts.shapedRuns += 1
-        if !joints.insertedDottedCircle(result.runs[0].glyphs, text: bytes) {
-          _ = keep(0, key: key, glyphs: result.runs[0].glyphs)
+        if table.keeps(), !joints.insertedDottedCircle(result.runs[0].glyphs, text: bytes) {
+          table.pieces.insert(key, Piece(text: Array(bytes), edges: edges(0), glyphs: result.runs[0].glyphs))
+          cache.bytes += 96 + bytes.count + result.runs[0].glyphs.count * MemoryLayout<ShapedGlyph>.stride
         }
       }
       return true
@@ -104,13 +111,16 @@ extension ShapingFont {
       keys.removeAll(keepingCapacity: true)
       (cache.found, cache.keys) = (found, keys)
     }
+    var hits = 0
     for piece in 0..<count {
       let key = PieceHash.of(slice(piece), edges: edges(piece))
       keys.append(key)
       let stored = lookUp(piece, key: key)
-      if stored != nil { cache.counts.hits += 1 }
+      if stored != nil { hits += 1 }
       found.append(stored)
     }
+    cache.counts.hits += hits
+    table.found += hits
     // The pieces not found, shaped together: pieces of the line's order, a batch a call. Two that
     // are not next to each other in the line go together where the joint between them is of
     // the kind the cuts make exact: spaces then a piece cut after spaces, or a piece cut before

@@ -28,7 +28,7 @@ public enum ShapingCache {
 
   /// How many lines a thread shapes with a font before it uses the cache for it: a font shaped
   /// once (a command shaping one line) does not pay for reading its layout tables.
-  static let warmUpLines = 4
+  public static let warmUpLines = 4
 
   /// What the caches of every thread did so far.
   public struct Statistics: Sendable, Hashable {
@@ -133,6 +133,24 @@ final class ThreadCache: @unchecked Sendable {
     var rules: [UInt32: UInt8] = [:]
     var joints: SpaceJoints?
     var linesSeen = 0
+    /// Pieces kept and found so far, and misses since the last one kept.
+    var kept = 0
+    var found = 0
+    var skipped = 0
+
+    /// Whether to keep the next piece not found: always, until the table has kept 2,048 pieces
+    /// and found fewer than one in sixteen of them again (text where words do not come back, such
+    /// as word lists); then one miss in sixteen, so that a miss costs little more than its
+    /// lookup, and words that do come back later are still learnt.
+    func keeps() -> Bool {
+      if kept >= 2048, found * 16 < kept {
+        skipped += 1
+        guard skipped >= 16 else { return false }
+      }
+      skipped = 0
+      kept += 1
+      return true
+    }
   }
 
   var tables: [TableKey: Table] = [:]
