@@ -98,6 +98,14 @@ extension ShapingFont {
   func fillResult(
     _ result: inout ShapeResult, text: String, from buffer: Buffer, options: ShapeOptions, trace: [TraceEvent]
   ) {
+    prepareOneRun(&result, text: text, options: options)
+    result.trace = options.trace ? trace : nil
+    fill(&result.runs[0], from: buffer, options: options)
+  }
+
+  /// Makes `result` a result of one run for `text` (its run's fields are the caller's to set),
+  /// keeping its storage.
+  func prepareOneRun(_ result: inout ShapeResult, text: String, options: ShapeOptions) {
     result.text = text
     result.clusterUnit = options.clusterUnit
     result.baseLevel = nil
@@ -106,15 +114,13 @@ extension ShapingFont {
       result.lines = nil
       result.reshapedEdges = 0
     }
-    result.trace = options.trace ? trace : nil
-    if result.runs.count == 1 {
-      fill(&result.runs[0], from: buffer, options: options)
-    } else {
-      var run = ShapedRun(
-        font: identity, unit: unit, scale: scale, direction: .leftToRight, script: .unknown, language: nil,
-        glyphs: [])
-      fill(&run, from: buffer, options: options)
-      result.runs = [run]
+    result.trace = nil
+    if result.runs.count != 1 {
+      result.runs = [
+        ShapedRun(
+          font: identity, unit: unit, scale: scale, direction: .leftToRight, script: .unknown, language: nil,
+          glyphs: [])
+      ]
     }
   }
 

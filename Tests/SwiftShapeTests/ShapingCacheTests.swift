@@ -95,7 +95,7 @@ struct ShapingCacheTests {
   func randomTextOnEachFixtureFont(_ path: String) throws {
     let font = try ShapingFont(file: path)
     let covered = font.font.face.unicodes.filter { $0.value > 0x20 }
-    var generator = SplitMix(seed: 42)
+    var generator = SplitMix64(seed: 42)
     let words = (0..<60).map { _ in
       String(
         String.UnicodeScalarView(
@@ -148,18 +148,5 @@ struct ShapingCacheTests {
     #expect(after.lines - before.lines >= 2)  // other tests may shape on other threads meanwhile
     #expect(after.hits - before.hits >= 5)
     #expect(after.bytes > 0)
-  }
-}
-
-/// A small seeded generator, so that the random text is the same on every run.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

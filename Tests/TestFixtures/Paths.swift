@@ -60,3 +60,18 @@ enum FileSystem {
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 }
+
+/// A small, seedable pseudo-random generator (SplitMix64), so that random tests can be replayed.
+public struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+  /// A generator whose numbers follow from `seed`.
+  public init(seed: UInt64) { state = seed }
+  /// The next number.
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -133,6 +133,14 @@ final class ThreadCache: @unchecked Sendable {
     var rules: [UInt32: UInt8] = [:]
     var joints: SpaceJoints?
     var linesSeen = 0
+    /// Lines of one piece looked up, found, and passed by since they stopped being looked up.
+    var singles = 0
+    var singlesFound = 0
+    var singlesPassed = 0
+
+    /// Whether lines of one piece (no space) have been found again in fewer than one in sixteen
+    /// of 1,024 lookups or more: they are then shaped plainly (but one in sixteen).
+    var singlesComeBackRarely: Bool { singles >= 1024 && singlesFound * 16 < singles }
     /// Pieces kept and found so far, and misses since the last one kept.
     var kept = 0
     var found = 0

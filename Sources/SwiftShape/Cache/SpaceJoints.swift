@@ -240,26 +240,37 @@ private struct LookupList {
     guard lookups.count == face.lookupCount(in: table) else { return nil }
   }
 
+  /// A pair-positioning subtable's format, where its coverage is, and the sizes of its two value
+  /// records; nil when it cannot be read.
+  private func pairHeader(at start: Int) -> (format: UInt16, coverage: Int, size1: Int, size2: Int)? {
+    guard let format = data.u16(start), let coverage = data.u16(start + 2), let format1 = data.u16(start + 4),
+      let format2 = data.u16(start + 6)
+    else { return nil }
+    return (
+      format, start + Int(coverage), 2 * (format1 & 0xFF).nonzeroBitCount,
+      2 * (format2 & 0xFF).nonzeroBitCount
+    )
+  }
+
+  /// Whether any of the `size` bytes of value records at `at` is not zero; nil past the table.
+  private func nonZero(_ at: Int, _ size: Int) -> Bool? {
+    var any = false
+    for field in stride(from: 0, to: size, by: 2) {
+      guard let value = data.u16(at + field) else { return nil }
+      any = any || value != 0
+    }
+    return any
+  }
+
   /// The second glyphs of `first`'s pairs with a value that is not zero, in a pair-positioning
   /// lookup; nil when a subtable cannot be read.
   func pairPartners(of first: UInt32, in lookup: Lookup, glyphCount: Int) -> [UInt32]? {
     var partners: [UInt32] = []
     for start in lookup.subtables {
-      guard let format = data.u16(start), let coverage = data.u16(start + 2).map({ start + Int($0) }),
-        let format1 = data.u16(start + 4), let format2 = data.u16(start + 6)
+      guard let (format, coverage, size1, size2) = pairHeader(at: start),
+        let coverageIndex = self.coverageIndex(of: first, at: coverage)
       else { return nil }
-      guard let coverageIndex = self.coverageIndex(of: first, at: coverage) else { return nil }
       guard let index = coverageIndex else { continue }
-      let size1 = 2 * (format1 & 0xFF).nonzeroBitCount
-      let size2 = 2 * (format2 & 0xFF).nonzeroBitCount
-      func nonZero(_ at: Int, _ size: Int) -> Bool? {
-        var any = false
-        for field in stride(from: 0, to: size, by: 2) {
-          guard let value = data.u16(at + field) else { return nil }
-          any = any || value != 0
-        }
-        return any
-      }
       switch format {
       case 1:
         guard let setCount = data.u16(start + 8), index < Int(setCount),
@@ -306,20 +317,9 @@ private struct LookupList {
   func pairFirsts(with second: UInt32, in lookup: Lookup, glyphCount: Int) -> [UInt32]? {
     var firsts: [UInt32] = []
     for start in lookup.subtables {
-      guard let format = data.u16(start),
-        let coverage = data.u16(start + 2).flatMap({ covered(at: start + Int($0)) }),
-        let format1 = data.u16(start + 4), let format2 = data.u16(start + 6)
+      guard let (format, coverageOffset, size1, size2) = pairHeader(at: start),
+        let coverage = covered(at: coverageOffset)
       else { return nil }
-      let size1 = 2 * (format1 & 0xFF).nonzeroBitCount
-      let size2 = 2 * (format2 & 0xFF).nonzeroBitCount
-      func nonZero(_ at: Int, _ size: Int) -> Bool? {
-        var any = false
-        for field in stride(from: 0, to: size, by: 2) {
-          guard let value = data.u16(at + field) else { return nil }
-          any = any || value != 0
-        }
-        return any
-      }
       switch format {
       case 1:
         guard let setCount = data.u16(start + 8), Int(setCount) >= coverage.count else { return nil }
