@@ -17,6 +17,7 @@ func fuzzCache(_ bytes: UnsafeBufferPointer<UInt8>) {
   options.clusterLevel = flags & 0x04 != 0 ? .monotoneCharacters : .monotoneGraphemes
   if flags & 0x01 != 0 { options.bufferFlags = [.beginningOfText, .endOfText] }
   if flags & 0x80 != 0 { options.features = [Feature("kern", value: 0)] }
+  ShapingCache.choosesByTime = false
   var whole = options
   whole.usesCache = false
   let lines = input.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

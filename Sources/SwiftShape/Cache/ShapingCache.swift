@@ -26,6 +26,15 @@ public enum ShapingCache {
   }
   private static let limitStorage = Protected(defaultLimit)
 
+  /// Whether each table times the cache against plain shaping, and shapes plainly where that is
+  /// faster (see `ShapingFont.shapeCached`); true by default. Tests that must go through the
+  /// cache turn it off.
+  public static var choosesByTime: Bool {
+    get { choosesByTimeStorage.withLock { $0 } }
+    set { choosesByTimeStorage.withLock { $0 = newValue } }
+  }
+  private static let choosesByTimeStorage = Protected(true)
+
   /// How many lines a thread shapes with a font before it uses the cache for it: a font shaped
   /// once (a command shaping one line) does not pay for reading its layout tables.
   public static let warmUpLines = 4
@@ -133,6 +142,46 @@ final class ThreadCache: @unchecked Sendable {
     var rules: [UInt32: UInt8] = [:]
     var joints: SpaceJoints?
     var linesSeen = 0
+    /// Where the table is in its cycle of 1,024 lines, what the lines shaped plainly and through
+    /// the cache took in this cycle's windows, and which was faster.
+    var cycleLine = 0
+    var plainNanoseconds = 0
+    var plainBytes = 0
+    var cachedNanoseconds = 0
+    var cachedBytes = 0
+    var plainIsFaster = false
+
+    /// Whether lines are shaped plainly where that was faster (`ShapingCache.choosesByTime` when
+    /// the table was made).
+    let choosesByTime = ShapingCache.choosesByTime
+
+    /// Whether the next line is shaped without the cache: not the first 128 lines of each 1,024
+    /// (to time the cache), the 64 after them (to time plain shaping), and the rest by which of
+    /// the two took less time a byte.
+    func shapesPlainly() -> Bool {
+      guard choosesByTime else { return false }
+      let line = cycleLine & 1023
+      if line == 192 {
+        plainIsFaster =
+          plainBytes > 0 && cachedBytes > 0 && plainNanoseconds * cachedBytes < cachedNanoseconds * plainBytes
+        (plainNanoseconds, plainBytes, cachedNanoseconds, cachedBytes) = (0, 0, 0, 0)
+      }
+      return (line >= 128 && line < 192) || (line >= 192 && plainIsFaster)
+    }
+
+    /// Counts a line shaped, plainly or through the cache, and its time in the windows.
+    func note(plainly: Bool, nanoseconds: Int, bytes: Int) {
+      let line = cycleLine & 1023
+      if plainly, line >= 128, line < 192 {
+        plainNanoseconds += nanoseconds
+        plainBytes += bytes
+      } else if !plainly, line < 128 {
+        cachedNanoseconds += nanoseconds
+        cachedBytes += bytes
+      }
+      cycleLine += 1
+    }
+
     /// Lines of one piece looked up, found, and passed by since they stopped being looked up.
     var singles = 0
     var singlesFound = 0
@@ -165,6 +214,7 @@ final class ThreadCache: @unchecked Sendable {
   var lastKey: TableKey?
   var lastTable: Table?
   var bytes = 0
+  var limit = ShapingCache.limit
   var counts = ShapingCache.Statistics()
   /// Storage reused from line to line.
   var cuts: [Int] = []
@@ -199,7 +249,9 @@ final class ThreadCache: @unchecked Sendable {
 
   /// Empties every table when they hold more than the limit.
   func keepToLimit() {
-    guard bytes > ShapingCache.limit else { return }
+    // The limit is read under its lock every 256 lines, not at each.
+    if counts.lines & 255 == 0 { limit = ShapingCache.limit }
+    guard bytes > limit else { return }
     for table in tables.values { table.pieces = PieceTable() }
     bytes = 0
     counts.evictions += 1
