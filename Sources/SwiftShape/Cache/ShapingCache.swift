@@ -142,7 +142,7 @@ final class ThreadCache: @unchecked Sendable {
     var rules: [UInt32: UInt8] = [:]
     var joints: SpaceJoints?
     var linesSeen = 0
-    /// Where the table is in its cycle of 1,024 lines, what the lines shaped plainly and through
+    /// Where the table is in its cycle of 4,096 lines, what the lines shaped plainly and through
     /// the cache took in this cycle's windows, and which was faster.
     var cycleLine = 0
     var plainNanoseconds = 0
@@ -155,27 +155,27 @@ final class ThreadCache: @unchecked Sendable {
     /// the table was made).
     let choosesByTime = ShapingCache.choosesByTime
 
-    /// Whether the next line is shaped without the cache: not the first 128 lines of each 1,024
-    /// (to time the cache), the 64 after them (to time plain shaping), and the rest by which of
-    /// the two took less time a byte.
+    /// Whether the next line is shaped without the cache: not the first 192 lines of each 4,096
+    /// (64 to fill the cache, 128 to time it), the 64 after them (to time plain shaping), and
+    /// the rest by which of the two took less time a byte.
     func shapesPlainly() -> Bool {
       guard choosesByTime else { return false }
-      let line = cycleLine & 1023
-      if line == 192 {
+      let line = cycleLine & 4095
+      if line == 256 {
         plainIsFaster =
           plainBytes > 0 && cachedBytes > 0 && plainNanoseconds * cachedBytes < cachedNanoseconds * plainBytes
         (plainNanoseconds, plainBytes, cachedNanoseconds, cachedBytes) = (0, 0, 0, 0)
       }
-      return (line >= 128 && line < 192) || (line >= 192 && plainIsFaster)
+      return (line >= 192 && line < 256) || (line >= 256 && plainIsFaster)
     }
 
     /// Counts a line shaped, plainly or through the cache, and its time in the windows.
     func note(plainly: Bool, nanoseconds: Int, bytes: Int) {
-      let line = cycleLine & 1023
-      if plainly, line >= 128, line < 192 {
+      let line = cycleLine & 4095
+      if plainly, line >= 192, line < 256 {
         plainNanoseconds += nanoseconds
         plainBytes += bytes
-      } else if !plainly, line < 128 {
+      } else if !plainly, line >= 64, line < 192 {
         cachedNanoseconds += nanoseconds
         cachedBytes += bytes
       }
