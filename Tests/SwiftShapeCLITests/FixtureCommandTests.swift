@@ -560,3 +560,28 @@ struct RequestKeyCoverageTests {
     }
   }
 }
+
+/// The shaping cache from the command line: `--cache-stats` says what it did on standard error,
+/// and `--no-cache` gives the same bytes.
+@Suite("The shaping cache on the command line")
+struct CacheCommandTests {
+  @Test func theCacheChangesNothingButTheTime() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftshape-cache-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let text = folder.appendingPathComponent("lines.txt").path
+    let lines = (0..<300).map { "The little prince said \($0 % 7) times: office Tea, yes. Ta \($0 % 3)" }
+    try lines.joined(separator: "\n").write(toFile: text, atomically: true, encoding: .utf8)
+    for format in ["jsonl", "text"] {
+      let cached = try swiftshape(
+        ["shape", "--cache-stats", "-O", format, "--font-file", Paths.latin, "--text-file", text])
+      let plain = try swiftshape([
+        "shape", "--no-cache", "-O", format, "--font-file", Paths.latin, "--text-file", text,
+      ])
+      #expect(cached.status == 0 && plain.status == 0)
+      #expect(cached.out == plain.out)
+      #expect(cached.err.hasPrefix("swiftshape: cache: ") && !cached.err.contains(", 0 found"), "\(cached.err)")
+      #expect(plain.err.isEmpty)
+    }
+  }
+}
