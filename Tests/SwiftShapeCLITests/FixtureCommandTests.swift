@@ -580,7 +580,8 @@ struct CacheCommandTests {
       ])
       #expect(cached.status == 0 && plain.status == 0)
       #expect(cached.out == plain.out)
-      #expect(cached.err.hasPrefix("swiftshape: cache: ") && !cached.err.contains(", 0 found"), "\(cached.err)")
+      #expect(
+        cached.err.hasPrefix("swiftshape: cache: ") && !cached.err.contains(", 0 found"), "\(cached.err)")
       #expect(plain.err.isEmpty)
     }
   }
