@@ -566,8 +566,7 @@ struct RequestKeyCoverageTests {
 @Suite("The shaping cache on the command line")
 struct CacheCommandTests {
   @Test func theCacheChangesNothingButTheTime() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftshape-cache-\(getpid())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try FixtureCommandTests.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
     let text = folder.appendingPathComponent("lines.txt").path
     let lines = (0..<300).map { "The little prince said \($0 % 7) times: office Tea, yes. Ta \($0 % 3)" }

@@ -28,12 +28,14 @@ extension ShapingFont {
     }
     let done: Bool
     if let shaped = try text.utf8.withContiguousStorageIfAvailable({
-      try shapeCached(text, bytes: $0, options: options, into: &result)
+      try shapeCached(text, bytes: $0, options: options, cache: cache, into: &result)
     }) {
       done = shaped
     } else {
       var copy = text
-      done = try copy.withUTF8 { try shapeCached(text, bytes: $0, options: options, into: &result) }
+      done = try copy.withUTF8 {
+        try shapeCached(text, bytes: $0, options: options, cache: cache, into: &result)
+      }
     }
     if done, let table {
       table.note(plainly: false, nanoseconds: Clock.nanoseconds() - start, bytes: text.utf8.count)
@@ -42,9 +44,9 @@ extension ShapingFont {
   }
 
   private func shapeCached(
-    _ text: String, bytes: UnsafeBufferPointer<UInt8>, options: ShapeOptions, into result: inout ShapeResult
+    _ text: String, bytes: UnsafeBufferPointer<UInt8>, options: ShapeOptions, cache: ThreadCache,
+    into result: inout ShapeResult
   ) throws -> Bool {
-    let cache = ThreadCache.current
     // A line without a space, where lines without spaces have not come back (word lists): shaped
     // plainly, but for one in sixteen, without looking anything up.
     if let last = cache.lastTable, last.singlesComeBackRarely, cache.lastKey?.font == cacheState.id,

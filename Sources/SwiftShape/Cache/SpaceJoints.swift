@@ -31,9 +31,10 @@ struct SpaceJoints: Sendable {
   /// Whether `glyphs`, shaped from `text`, hold a dotted circle the text does not have.
   func insertedDottedCircle(_ glyphs: [ShapedGlyph], text: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let dottedCircle, glyphs.contains(where: { $0.id == dottedCircle }) else { return false }
-    // U+25CC in UTF-8.
-    let encoded: [UInt8] = [0xE2, 0x97, 0x8C]
-    return !(0..<max(0, text.count - 2)).contains { text[$0] == 0xE2 && Array(text[$0..<$0 + 3]) == encoded }
+    // U+25CC in UTF-8: E2 97 8C.
+    return !(0..<max(0, text.count - 2)).contains {
+      text[$0] == 0xE2 && text[$0 + 1] == 0x97 && text[$0 + 2] == 0x8C
+    }
   }
 
   /// Whether a piece whose first character has `glyph` as its nominal glyph may follow a space
