@@ -255,7 +255,7 @@ public struct ShapedGlyph: Sendable, Hashable, Codable, BitwiseCopyable {
   public func encode(to encoder: any Encoder) throws {
     var buffer = ByteBuffer(capacity: 512)
     withUnsafePointer(to: self) {
-      ShapeDocument.appendCompactGlyph($0, positions: true, comma: false, to: &buffer)
+      ShapeDocument.appendGlyph($0, positions: true, index: 0, indent: nil, spaced: false, to: &buffer)
     }
     try SourceJSON.parse(buffer.finish()).encode(to: encoder)
   }

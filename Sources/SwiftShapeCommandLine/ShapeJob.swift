@@ -93,10 +93,9 @@ package struct ShapeJob {
       shaper.jobs = 1
     }
     if format == .json {
-      let document = try shaper.document(input, progress: progress)
-      var bytes = document.jsonBytes(compact ? .compact : .pretty)
-      bytes.append(UInt8(ascii: "\n"))
-      bytes.withUnsafeBufferPointer { out.write($0) }
+      let chunks = try shaper.documentBytes(input, layout: compact ? .compact : .pretty, progress: progress)
+      for chunk in chunks { chunk.withUnsafeBufferPointer { out.write($0) } }
+      out.write("\n")
     } else {
       try shaper.run(input, to: out, progress: progress)
     }

@@ -4,8 +4,9 @@ import Testing
 
 @testable import SwiftShape
 
-/// SwiftShape's JSON document has one writer: the compact layout, and the pretty layout made from
-/// it. Whatever a result holds, the compact form is the pretty form minified, and both parse.
+/// SwiftShape's JSON document has one writer with two layouts, compact and pretty. Whatever a
+/// result holds, the compact form is the pretty form minified, the pretty form is the compact one
+/// laid out by the documented rules, and both parse.
 @Suite("Document layouts")
 struct DocumentLayoutTests {
   /// JSON without the white space outside strings.
@@ -46,6 +47,10 @@ struct DocumentLayoutTests {
     var paragraph = ShapeOptions()
     paragraph.paragraph = .auto
     paragraph.trace = true
+    var lines = ShapeOptions()
+    lines.paragraph = .auto
+    lines.lineWidth = 3000
+    lines.includeExtents = true
     return [
       ShapeDocument(
         font: latin, options: .init(),
@@ -64,6 +69,11 @@ struct DocumentLayoutTests {
         entries: try ["Hello שלום 123 مرحبا!", "", "abc"].enumerated().map {
           .init(line: $0 + 1, result: try ShapingFont.defaultFont().shape($1, options: paragraph))
         }),
+      ShapeDocument(
+        font: latin, options: lines,
+        entries: try ["Hello there, a paragraph in lines \u{10FFFD} and more words", ""].enumerated().map {
+          .init(line: $0 + 1, result: try latin.shape($1, options: lines))
+        }),
     ]
   }
 
@@ -77,6 +87,91 @@ struct DocumentLayoutTests {
         #expect((try? JSONSerialization.jsonObject(with: Data(json.utf8))) != nil, "\(json)")
       }
     }
+  }
+
+  /// The pretty layout from the compact one: a space after every `:` and `,` outside strings; the
+  /// items of the result's own arrays (its glyphs, trace events, a paragraph's lines, runs and
+  /// missing characters) each on a line of its own, indented by 6 (the array's end by 4), and so
+  /// the runs of each line and the glyphs of each run of a paragraph, 4 further in each time;
+  /// every other array and object on one line. A result starts at an indent of 4.
+  static func laidOut(_ compactResult: String) -> String {
+    var output = ""
+    var inString = false
+    var escaped = false
+    // For each open container: whether its items go on lines of their own, whether it has any.
+    var stack: [(itemLines: Bool, hasItems: Bool, key: String)] = []
+    var lastString = ""
+    var currentString = ""
+    var key = ""
+    var itemStarts = false
+    func newline(_ indent: Int) { output += "\n" + String(repeating: " ", count: indent) }
+    for character in compactResult {
+      if inString {
+        output.append(character)
+        currentString.append(character)
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          inString = false
+          lastString = String(currentString.dropLast())
+        }
+        continue
+      }
+      if itemStarts {
+        itemStarts = false
+        if character != "]" {
+          newline(2 * stack.count + 2)
+          stack[stack.count - 1].hasItems = true
+        }
+      }
+      switch character {
+      case "\"":
+        inString = true
+        currentString = ""
+        output.append(character)
+      case ":":
+        key = lastString
+        output += ": "
+      case ",":
+        output += ","
+        if let top = stack.last, top.itemLines { itemStarts = true } else { output += " " }
+      case "[", "{":
+        let depth = stack.count + 1
+        let itemLines =
+          character == "["
+          && (depth == 2
+            || (depth == 4 && key == "glyphs" && stack[1].key == "runs")
+            || (depth == 4 && key == "runs" && stack[1].key == "lines")
+            || (depth == 6 && key == "glyphs" && stack[1].key == "lines"))
+        stack.append((itemLines, false, key))
+        output.append(character)
+        if itemLines { itemStarts = true }
+      case "]", "}":
+        if let top = stack.popLast(), top.itemLines, top.hasItems { newline(2 * stack.count + 2) }
+        output.append(character)
+      default:
+        output.append(character)
+      }
+    }
+    return output
+  }
+
+  @Test func thePrettyFormIsTheCompactFormLaidOut() throws {
+    var glyphs = 0
+    for document in try Self.documents() {
+      for entry in document.entries {
+        var compact = ByteBuffer()
+        ShapeDocument.appendEntry(entry, layout: .compact, to: &compact)
+        var pretty = ByteBuffer()
+        ShapeDocument.appendEntry(entry, layout: .pretty, to: &pretty)
+        let expected = Self.laidOut(String(decoding: compact.bytes, as: UTF8.self))
+        #expect(String(decoding: pretty.bytes, as: UTF8.self) == expected)
+        glyphs += entry.result.glyphs.count
+      }
+    }
+    #expect(glyphs > 50)
   }
 
   /// The pretty layout puts one glyph and one trace event on a line.

@@ -17,7 +17,7 @@ public final class ShapeDocumentLines: @unchecked Sendable {
     var document = ShapeDocument(font: font, options: options, entries: [])
     document.pattern = pattern
     self.document = document
-    let header = document.compactHeader()
+    let header = document.start(.compact)
     self.header = .allocate(capacity: header.count)
     _ = self.header.initialize(from: header)
     var runFont = ByteBuffer(capacity: 256)
@@ -105,33 +105,34 @@ public struct ShapeDocument: Sendable {
   /// The document as UTF-8 JSON text, without a final newline: `json(_:)` before it is made a
   /// `String` (for writing out, which then needs no copy of a long text).
   public func jsonBytes(_ layout: Layout = .pretty) -> [UInt8] {
-    let pretty = layout == .pretty
     // Room for it all at once (the pretty layout adds about a quarter): growing by doubling had
     // the kernel fault in the pages of every larger copy.
     let estimate = entries.reduce(1024) { $0 + ShapeDocument.compactSizeEstimate($1) }
-    var w = JSONWriter(spaced: pretty, capacity: pretty ? estimate + estimate / 4 : estimate)
+    var buffer = ByteBuffer(capacity: layout == .pretty ? estimate + estimate / 4 : estimate)
+    buffer.append(start(layout))
+    for (index, entry) in entries.enumerated() {
+      ShapeDocument.appendEntry(entry, layout: layout, first: index == 0, to: &buffer)
+    }
+    buffer.append(ShapeDocument.end(layout, hasEntries: !entries.isEmpty))
+    return buffer.finish()
+  }
+
+  /// The document up to its first result: the keys before `results`, and `"results": [`.
+  package func start(_ layout: Layout) -> [UInt8] {
+    let pretty = layout == .pretty
+    var w = JSONWriter(spaced: pretty, capacity: 1024)
     w.beginObject()
     writeHeader(&w, pretty: pretty)
     w.beginArray()
-    w.withBuffer { buffer in
-      for (index, entry) in entries.enumerated() {
-        if index > 0 { buffer.append(UInt8(ascii: ",")) }
-        if pretty { buffer.append(literal: "\n    ") }
-        ShapeDocument.appendEntry(entry, layout: layout, to: &buffer)
-      }
-    }
-    w.endArray(lineBreak: pretty && !entries.isEmpty ? 2 : nil)
-    w.endObject(lineBreak: pretty ? 0 : nil)
     return w.finish()
   }
 
-  /// Everything before the first result in the compact layout: `{"format": … "results":[`.
-  func compactHeader() -> [UInt8] {
-    var w = JSONWriter(spaced: false, capacity: 512)
-    w.beginObject()
-    writeHeader(&w, pretty: false)
-    w.beginArray()
-    return w.finish()
+  /// The document after its last result, without a final newline.
+  package static func end(_ layout: Layout, hasEntries: Bool) -> [UInt8] {
+    switch layout {
+    case .pretty: hasEntries ? Array("\n  ]\n}".utf8) : Array("]\n}".utf8)
+    case .compact: Array("]}".utf8)
+    }
   }
 
   /// About how many bytes an entry takes in the compact layout, to reserve them at once.

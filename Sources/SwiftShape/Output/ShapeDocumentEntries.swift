@@ -1,11 +1,26 @@
 import HarfBuzz
 
-// The one writer of the document's results. It writes the compact layout straight into a byte
-// buffer — a glyph in one piece, its name copied as the JSON string its interned form keeps — the
-// hot path of JSON Lines output; the pretty layout is the compact one laid out again (`relayOut`),
-// so every key is spelled once and the compact form is the pretty form minified, by construction.
+// The one writer of the document's results, straight into a byte buffer in either layout: a glyph
+// in one piece, its name copied as the JSON string its interned form keeps. The compact layout is
+// the hot path of JSON Lines output; the pretty layout puts a space after every `:` and `,` and
+// the items of the result's own arrays (its glyphs, its trace events, a paragraph's lines and
+// runs, and their glyphs) each on a line of its own. A test checks that the pretty form is the
+// compact one laid out again, on the corpora, paragraphs, lines and traces.
+//
+// Speed: the pretty layout was once the compact one laid out again byte by byte; written directly,
+// the English text's JSON document (shape's default output) takes <PRETTY> where it took 53 ms,
+// against 36 ms for `hb-shape -O json`.
 
 extension ShapeDocument {
+  /// One result of a document's `results`, `{"line": …}`, in `layout`, after a comma unless it is
+  /// the first; in the pretty layout on a line of its own at an indent of 4, its glyphs and trace
+  /// events each on a line of their own under it.
+  package static func appendEntry(_ entry: Entry, layout: Layout, first: Bool, to buffer: inout ByteBuffer) {
+    if !first { buffer.append(UInt8(ascii: ",")) }
+    if layout == .pretty { buffer.append(literal: "\n    ") }
+    appendEntry(entry, layout: layout, to: &buffer)
+  }
+
   /// One result, `{"line": …}`, in `layout`. In the pretty layout, glyphs and trace events start
   /// lines of their own, indented under the result, which the caller starts at an indent of 4.
   ///
@@ -14,279 +29,141 @@ extension ShapeDocument {
   package static func appendEntry(
     _ entry: Entry, layout: Layout, runFont: RunFontBytes? = nil, to buffer: inout ByteBuffer
   ) {
-    guard layout == .pretty else {
-      appendCompactEntry(entry, runFont: runFont, to: &buffer)
-      return
-    }
-    var compact = ByteBuffer(capacity: compactSizeEstimate(entry))
-    appendCompactEntry(entry, runFont: runFont, to: &compact)
-    compact.withBytes { relayOut($0, to: &buffer) }
-  }
-
-  /// The pretty layout of a compact result: a space after every `:` and `,` outside strings; the
-  /// items of the result's own arrays (its glyphs, its trace events, a paragraph's runs) each on
-  /// a line of its own, indented by 6 (the array's end by 4), and so the glyphs of each run of a
-  /// paragraph (indented by 10, the end by 8); every other array and object on one line.
-  ///
-  /// Speed: the bytes are written through a pointer into room made 4 KiB (or a long string) at a
-  /// time, checked once a token, and keys are kept as ranges of the compact text. Appending a
-  /// byte at a time, each string kept as a new array, made the pretty layout of the English text
-  /// take 150 ms against 33 ms for JSON Lines; an append a token still took 264 million
-  /// instructions.
-  private static func relayOut(_ compact: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
-    let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
-    let count = compact.count
-    struct Container {
-      var isArray: Bool
-      /// Items each on a line of its own.
-      var itemLines: Bool
-      var hasItems = false
-      /// The key the container is the value of, where it is in the compact text.
-      var key: Range<Int>
-    }
-    func isKey(_ range: Range<Int>, _ name: StaticString) -> Bool {
-      name.withUTF8Buffer { range.count == $0.count && compact[range].elementsEqual($0) }
-    }
-    var stack: [Container] = []
-    var lastString = 0..<0
-    var key = 0..<0
-    var itemStarts = false
-    var index = 0
-    // The room the next token needs when it did not fit.
-    var needed = 0
-    // A line break and an indent of `indent` spaces at `out`.
-    func newline(_ out: inout UnsafeMutablePointer<UInt8>, indent: Int) {
-      out.pointee = UInt8(ascii: "\n")
-      (out + 1).update(repeating: UInt8(ascii: " "), count: indent)
-      out += 1 + indent
-    }
-    while index < count {
-      buffer.write(upTo: max(1 << 12, needed)) { start in
-        let limit = start + max(1 << 12, needed)
-        var out = start
-        // The position in a local while the room lasts (a captured variable lives in memory).
-        var at = index
-        defer { index = at }
-        let bytes = compact.baseAddress!
-        while at < count {
-          let byte = bytes[at]
-          // Most bytes (digits, letters) are themselves; copied here in a run while there is room.
-          if !itemStarts, byte > UInt8(ascii: "\""), byte != UInt8(ascii: ","), byte != UInt8(ascii: ":"),
-            byte != UInt8(ascii: "["), byte != UInt8(ascii: "]"), byte != UInt8(ascii: "{"),
-            byte != UInt8(ascii: "}"),
-            out < limit
-          {
-            out.pointee = byte
-            out += 1
-            at += 1
-            continue
-          }
-          // A token writes at most a line break, its indent, itself and a space; a string, itself.
-          var end = at
-          if byte == quote {
-            end = at + 1
-            while end < count, bytes[end] != quote { end += bytes[end] == backslash ? 2 : 1 }
-            end = min(end, count)
-          }
-          let need = end - at + 2 * stack.count + 8
-          guard limit - out >= need else {
-            needed = need
-            break
-          }
-          if itemStarts {
-            itemStarts = false
-            if byte != UInt8(ascii: "]") {
-              newline(&out, indent: 2 * stack.count + 2)
-              stack[stack.count - 1].hasItems = true
-            }
-          }
-          switch byte {
-          case quote:
-            // The string whole, to its closing quote.
-            let length = min(end + 1, count) - at
-            out.update(from: bytes + at, count: length)
-            out += length
-            lastString = (at + 1)..<max(at + 1, end)
-            at = end + 1
-            continue
-          case UInt8(ascii: ":"):
-            key = lastString
-            out[0] = byte
-            out[1] = UInt8(ascii: " ")
-            out += 2
-          case UInt8(ascii: ","):
-            out.pointee = byte
-            out += 1
-            if let top = stack.last, top.isArray, top.itemLines {
-              itemStarts = true
-            } else {
-              out.pointee = UInt8(ascii: " ")
-              out += 1
-            }
-          case UInt8(ascii: "["), UInt8(ascii: "{"):
-            let isArray = byte == UInt8(ascii: "[")
-            // The result is the container at depth 1; its own arrays are at depth 2, the glyphs
-            // of a paragraph's runs at depth 4.
-            let depth = stack.count + 1
-            let itemLines =
-              isArray
-              && (depth == 2
-                || (depth == 4 && isKey(key, "glyphs") && isKey(stack[1].key, "runs"))
-                || (depth == 4 && isKey(key, "runs") && isKey(stack[1].key, "lines"))
-                || (depth == 6 && isKey(key, "glyphs") && isKey(stack[1].key, "lines")))
-            stack.append(Container(isArray: isArray, itemLines: itemLines, key: key))
-            out.pointee = byte
-            out += 1
-            if itemLines { itemStarts = true }
-          case UInt8(ascii: "]"), UInt8(ascii: "}"):
-            if let top = stack.popLast(), top.itemLines, top.hasItems {
-              newline(&out, indent: 2 * stack.count + 2)
-            }
-            out.pointee = byte
-            out += 1
-          default:
-            out.pointee = byte
-            out += 1
-          }
-          at += 1
-        }
-        return out - start
-      }
-    }
-  }
-
-  /// A result in the compact layout, straight into the buffer in a few pieces.
-  private static func appendCompactEntry(
-    _ entry: Entry, runFont: RunFontBytes?, to buffer: inout ByteBuffer
-  ) {
+    let spaced = layout == .pretty
     let result = entry.result
     buffer.write(upTo: 40) { (cursor: inout ByteBuffer.Cursor) in
-      cursor.literal("{\"line\":")
+      cursor.json("{\"line\":", spaced: spaced)
       cursor.number(entry.line)
-      cursor.literal(",\"text\":")
+      cursor.json(",\"text\":", spaced: spaced)
     }
     JSONWriter.appendString(result.text, to: &buffer)
     if let baseLevel = result.baseLevel {
-      appendCompactParagraph(result, baseLevel: baseLevel, runFont: runFont, to: &buffer)
+      appendParagraph(result, baseLevel: baseLevel, runFont: runFont, spaced: spaced, to: &buffer)
     } else {
       // The run is read in place (a copy of it would retain and release each of its references).
       result.runs.withUnsafeBufferPointer { runs in
-        for run in runs.indices { appendCompactRun(runs.baseAddress! + run, to: &buffer) }
+        for run in runs.indices {
+          appendRun(runs.baseAddress! + run, glyphIndent: spaced ? 6 : nil, spaced: spaced, to: &buffer)
+        }
       }
     }
-    if let trace = result.trace { appendCompactTrace(trace, to: &buffer) }
+    if let trace = result.trace { appendTrace(trace, spaced: spaced, to: &buffer) }
     buffer.append(UInt8(ascii: "}"))
   }
 
   /// A paragraph's members: its level and direction, its advance, and its runs in visual order,
   /// each with its font, level and range before the members of a run.
-  private static func appendCompactParagraph(
-    _ result: ShapeResult, baseLevel: UInt8, runFont: RunFontBytes?, to buffer: inout ByteBuffer
+  private static func appendParagraph(
+    _ result: ShapeResult, baseLevel: UInt8, runFont: RunFontBytes?, spaced: Bool, to buffer: inout ByteBuffer
   ) {
     let advance = result.runs.reduce(Scale(x: 0, y: 0)) {
       Scale(x: $0.x &+ $1.advance.x, y: $0.y &+ $1.advance.y)
     }
-    buffer.write(upTo: 120) { (cursor: inout ByteBuffer.Cursor) in
-      cursor.literal(",\"level\":")
+    buffer.write(upTo: 160) { (cursor: inout ByteBuffer.Cursor) in
+      cursor.json(",\"level\":", spaced: spaced)
       cursor.number(Int(baseLevel))
-      cursor.literal(baseLevel & 1 == 1 ? ",\"direction\":\"rtl\"" : ",\"direction\":\"ltr\"")
-      cursor.literal(",\"advance\":{\"x\":")
+      cursor.json(baseLevel & 1 == 1 ? ",\"direction\":\"rtl\"" : ",\"direction\":\"ltr\"", spaced: spaced)
+      cursor.json(",\"advance\":{\"x\":", spaced: spaced)
       cursor.number(Int(advance.x))
-      cursor.literal(",\"y\":")
+      cursor.json(",\"y\":", spaced: spaced)
       cursor.number(Int(advance.y))
       cursor.byte(UInt8(ascii: "}"))
     }
     if let lines = result.lines {
-      buffer.write(upTo: 64) { (cursor: inout ByteBuffer.Cursor) in
-        cursor.literal(",\"reshaped_edges\":")
+      buffer.write(upTo: 80) { (cursor: inout ByteBuffer.Cursor) in
+        cursor.json(",\"reshaped_edges\":", spaced: spaced)
         cursor.number(result.reshapedEdges)
-        cursor.literal(",\"lines\":[")
+        cursor.json(",\"lines\":[", spaced: spaced)
       }
       for (index, line) in lines.enumerated() {
-        buffer.write(upTo: 256) { (cursor: inout ByteBuffer.Cursor) in
-          cursor.literal(index > 0 ? ",{\"range\":[" : "{\"range\":[")
+        buffer.write(upTo: 320) { (cursor: inout ByteBuffer.Cursor) in
+          cursor.item(index, indent: spaced ? 6 : nil, spaced: spaced)
+          cursor.json("{\"range\":[", spaced: spaced)
           cursor.number(line.range.lowerBound)
-          cursor.byte(UInt8(ascii: ","))
+          cursor.json(",", spaced: spaced)
           cursor.number(line.range.upperBound)
-          cursor.literal("],\"advance\":")
+          cursor.json("],\"advance\":", spaced: spaced)
           cursor.number(Int(line.advance))
-          cursor.literal(",\"visible_advance\":")
+          cursor.json(",\"visible_advance\":", spaced: spaced)
           cursor.number(Int(line.visibleAdvance))
-          cursor.literal(",\"ascent\":")
+          cursor.json(",\"ascent\":", spaced: spaced)
           cursor.number(Int(line.ascent))
-          cursor.literal(",\"descent\":")
+          cursor.json(",\"descent\":", spaced: spaced)
           cursor.number(Int(line.descent))
-          cursor.literal(",\"baseline\":")
+          cursor.json(",\"baseline\":", spaced: spaced)
           cursor.number(Int(line.baseline))
-          cursor.literal(",\"x\":")
+          cursor.json(",\"x\":", spaced: spaced)
           cursor.number(Int(line.x))
-          cursor.literal(",\"runs\":")
+          cursor.json(",\"runs\":", spaced: spaced)
         }
-        appendCompactRuns(line.runs, runFont: runFont, to: &buffer)
+        appendRuns(line.runs, runFont: runFont, indent: spaced ? 10 : nil, spaced: spaced, to: &buffer)
         buffer.append(UInt8(ascii: "}"))
       }
-      buffer.append(UInt8(ascii: "]"))
+      buffer.endArray(count: lines.count, indent: spaced ? 6 : nil)
     } else {
-      buffer.append(literal: ",\"runs\":")
-      appendCompactRuns(result.runs, runFont: runFont, to: &buffer)
+      buffer.append(json: ",\"runs\":", spaced: spaced)
+      appendRuns(result.runs, runFont: runFont, indent: spaced ? 6 : nil, spaced: spaced, to: &buffer)
     }
-    appendMissing(result.missingCharacters, to: &buffer)
+    appendMissing(result.missingCharacters, spaced: spaced, to: &buffer)
   }
 
-  /// A paragraph's runs, `[…]`, each with its font, level and range before the members of a run.
-  private static func appendCompactRuns(
-    _ runs: [ShapedRun], runFont: RunFontBytes?, to buffer: inout ByteBuffer
+  /// A paragraph's runs, `[…]`, each with its font, level and range before the members of a run;
+  /// in the pretty layout each on a line of its own at `indent`, its glyphs 4 further in.
+  private static func appendRuns(
+    _ runs: [ShapedRun], runFont: RunFontBytes?, indent: Int?, spaced: Bool, to buffer: inout ByteBuffer
   ) {
     buffer.append(UInt8(ascii: "["))
     runs.withUnsafeBufferPointer { runs in
       for index in runs.indices {
         let run = runs.baseAddress! + index
-        if index > 0 { buffer.append(UInt8(ascii: ",")) }
+        buffer.write(upTo: 24) { $0.item(index, indent: indent, spaced: spaced) }
         // Speed: the document's own font is written from bytes made once (its file and family
         // were escaped at every run: 1,500 instructions a line of JSON Lines, 12% of what
         // `--paragraph` added to a word of Hindi).
-        if let runFont, !run.pointee.isFallback, run.pointee.font.file == runFont.font.file,
+        if !spaced, let runFont, !run.pointee.isFallback, run.pointee.font.file == runFont.font.file,
           run.pointee.font.faceIndex == runFont.font.faceIndex
         {
           buffer.append(runFont.bytes)
         } else {
-          appendRunFont(run.pointee.font, fallback: run.pointee.isFallback, to: &buffer)
+          appendRunFont(run.pointee.font, fallback: run.pointee.isFallback, spaced: spaced, to: &buffer)
         }
         let range = run.pointee.range ?? 0..<0
         buffer.write(upTo: 120) { (cursor: inout ByteBuffer.Cursor) in
-          cursor.literal(",\"level\":")
+          cursor.json(",\"level\":", spaced: spaced)
           cursor.number(Int(run.pointee.level ?? 0))
-          cursor.literal(",\"range\":[")
+          cursor.json(",\"range\":[", spaced: spaced)
           cursor.number(range.lowerBound)
-          cursor.byte(UInt8(ascii: ","))
+          cursor.json(",", spaced: spaced)
           cursor.number(range.upperBound)
           cursor.byte(UInt8(ascii: "]"))
         }
-        appendCompactRun(run, to: &buffer)
+        appendRun(run, glyphIndent: indent.map { $0 + 4 }, spaced: spaced, to: &buffer)
         buffer.append(UInt8(ascii: "}"))
       }
     }
-    buffer.append(UInt8(ascii: "]"))
+    buffer.endArray(count: runs.count, indent: indent)
   }
 
   /// The `missing` member, when some characters have no font.
-  private static func appendMissing(_ missingCharacters: [MissingCharacter], to buffer: inout ByteBuffer) {
+  private static func appendMissing(
+    _ missingCharacters: [MissingCharacter], spaced: Bool, to buffer: inout ByteBuffer
+  ) {
     guard !missingCharacters.isEmpty else { return }
-    buffer.append(literal: ",\"missing\":[")
+    buffer.append(json: ",\"missing\":[", spaced: spaced)
     for (index, missing) in missingCharacters.enumerated() {
-      buffer.write(upTo: 80) { (cursor: inout ByteBuffer.Cursor) in
-        if index > 0 { cursor.byte(UInt8(ascii: ",")) }
-        cursor.literal("{\"code_point\":")
+      buffer.write(upTo: 100) { (cursor: inout ByteBuffer.Cursor) in
+        cursor.item(index, indent: spaced ? 6 : nil, spaced: spaced)
+        cursor.json("{\"code_point\":", spaced: spaced)
         cursor.number(Int(missing.scalar.value))
-        cursor.literal(",\"cluster\":")
+        cursor.json(",\"cluster\":", spaced: spaced)
         cursor.number(missing.offset)
         cursor.byte(UInt8(ascii: "}"))
       }
     }
-    buffer.append(UInt8(ascii: "]"))
+    buffer.endArray(count: missingCharacters.count, indent: spaced ? 6 : nil)
   }
 
-  /// A font and the bytes `appendRunFont` writes for it, made once.
+  /// A font and the bytes `appendRunFont` writes for it in the compact layout, made once.
   package struct RunFontBytes {
     package var font: FontIdentity
     package var bytes: UnsafeBufferPointer<UInt8>
@@ -294,122 +171,139 @@ extension ShapeDocument {
 
   /// The start of a paragraph's run, up to its font: `{"font":{"file":…,"face_index":…,"family":…,
   /// "fallback":…}`.
-  package static func appendRunFont(_ font: FontIdentity, fallback: Bool, to buffer: inout ByteBuffer) {
-    buffer.append(literal: "{\"font\":{\"file\":")
+  package static func appendRunFont(
+    _ font: FontIdentity, fallback: Bool, spaced: Bool = false, to buffer: inout ByteBuffer
+  ) {
+    buffer.append(json: "{\"font\":{\"file\":", spaced: spaced)
     JSONWriter.appendString(font.file, to: &buffer)
     buffer.write(upTo: 64) { (cursor: inout ByteBuffer.Cursor) in
-      cursor.literal(",\"face_index\":")
+      cursor.json(",\"face_index\":", spaced: spaced)
       cursor.number(font.faceIndex)
-      cursor.literal(",\"family\":")
+      cursor.json(",\"family\":", spaced: spaced)
     }
     if let family = font.family {
       JSONWriter.appendString(family, to: &buffer)
     } else {
       buffer.append(literal: "null")
     }
-    buffer.append(literal: fallback ? ",\"fallback\":true}" : ",\"fallback\":false}")
+    buffer.append(json: fallback ? ",\"fallback\":true}" : ",\"fallback\":false}", spaced: spaced)
   }
 
-  /// A run's members: direction, script, language, advance, glyphs.
-  private static func appendCompactRun(_ run: UnsafePointer<ShapedRun>, to buffer: inout ByteBuffer) {
+  /// A run's members: direction, script, language, advance, glyphs; in the pretty layout the
+  /// glyphs each on a line of their own at `glyphIndent`.
+  private static func appendRun(
+    _ run: UnsafePointer<ShapedRun>, glyphIndent: Int?, spaced: Bool, to buffer: inout ByteBuffer
+  ) {
     switch run.pointee.direction {
-    case .leftToRight: buffer.append(literal: ",\"direction\":\"ltr\",\"script\":")
-    case .rightToLeft: buffer.append(literal: ",\"direction\":\"rtl\",\"script\":")
-    case .topToBottom: buffer.append(literal: ",\"direction\":\"ttb\",\"script\":")
-    case .bottomToTop: buffer.append(literal: ",\"direction\":\"btt\",\"script\":")
+    case .leftToRight: buffer.append(json: ",\"direction\":\"ltr\",\"script\":", spaced: spaced)
+    case .rightToLeft: buffer.append(json: ",\"direction\":\"rtl\",\"script\":", spaced: spaced)
+    case .topToBottom: buffer.append(json: ",\"direction\":\"ttb\",\"script\":", spaced: spaced)
+    case .bottomToTop: buffer.append(json: ",\"direction\":\"btt\",\"script\":", spaced: spaced)
     }
     var script = run.pointee.script.description
     script.withUTF8 { JSONWriter.appendString(utf8: $0, to: &buffer) }
-    buffer.append(literal: ",\"language\":")
+    buffer.append(json: ",\"language\":", spaced: spaced)
     if let language = run.pointee.language {
       language.withIdentifierBytes { JSONWriter.appendString(utf8: $0, to: &buffer) }
     } else {
       buffer.append(literal: "null")
     }
     let advance = run.pointee.advance
-    buffer.write(upTo: 80) { (cursor: inout ByteBuffer.Cursor) in
-      cursor.literal(",\"advance\":{\"x\":")
+    buffer.write(upTo: 100) { (cursor: inout ByteBuffer.Cursor) in
+      cursor.json(",\"advance\":{\"x\":", spaced: spaced)
       cursor.number(Int(advance.x))
-      cursor.literal(",\"y\":")
+      cursor.json(",\"y\":", spaced: spaced)
       cursor.number(Int(advance.y))
-      cursor.literal("},\"glyphs\":[")
+      cursor.json("},\"glyphs\":[", spaced: spaced)
     }
-    run.pointee.glyphs.withUnsafeBufferPointer { glyphs in
+    let count = run.pointee.glyphs.withUnsafeBufferPointer { glyphs in
       for index in glyphs.indices {
-        appendCompactGlyph(glyphs.baseAddress! + index, positions: true, comma: index > 0, to: &buffer)
+        appendGlyph(
+          glyphs.baseAddress! + index, positions: true, index: index, indent: glyphIndent, spaced: spaced,
+          to: &buffer)
       }
+      return glyphs.count
     }
-    buffer.append(UInt8(ascii: "]"))
+    buffer.endArray(count: count, indent: glyphIndent)
   }
 
-  /// The `trace` member: each event's message and its code points or glyphs.
-  private static func appendCompactTrace(_ trace: [TraceEvent], to buffer: inout ByteBuffer) {
-    buffer.append(literal: ",\"trace\":[")
+  /// The `trace` member: each event's message and its code points or glyphs; in the pretty layout
+  /// each event on a line of its own, its glyphs on the event's line.
+  private static func appendTrace(_ trace: [TraceEvent], spaced: Bool, to buffer: inout ByteBuffer) {
+    buffer.append(json: ",\"trace\":[", spaced: spaced)
     for (index, event) in trace.enumerated() {
-      buffer.append(literal: index > 0 ? ",{\"message\":" : "{\"message\":")
+      buffer.write(upTo: 24) { $0.item(index, indent: spaced ? 6 : nil, spaced: spaced) }
+      buffer.append(json: "{\"message\":", spaced: spaced)
       JSONWriter.appendString(event.message, to: &buffer)
       if event.holdsCodePoints {
-        buffer.append(literal: ",\"codepoints\":[")
+        buffer.append(json: ",\"codepoints\":[", spaced: spaced)
         for (number, codePoint) in event.glyphs.enumerated() {
           buffer.write(upTo: 60) { (cursor: inout ByteBuffer.Cursor) in
-            cursor.literal(number > 0 ? ",{\"codepoint\":" : "{\"codepoint\":")
+            cursor.item(number, indent: nil, spaced: spaced)
+            cursor.json("{\"codepoint\":", spaced: spaced)
             cursor.digits(UInt(codePoint.id))
-            cursor.literal(",\"cluster\":")
+            cursor.json(",\"cluster\":", spaced: spaced)
             cursor.number(codePoint.cluster)
             cursor.byte(UInt8(ascii: "}"))
           }
         }
       } else {
-        buffer.append(literal: ",\"glyphs\":[")
+        buffer.append(json: ",\"glyphs\":[", spaced: spaced)
         event.glyphs.withUnsafeBufferPointer { glyphs in
           for index in glyphs.indices {
-            appendCompactGlyph(
-              glyphs.baseAddress! + index, positions: event.hasPositions, comma: index > 0, to: &buffer)
+            appendGlyph(
+              glyphs.baseAddress! + index, positions: event.hasPositions, index: index, indent: nil,
+              spaced: spaced, to: &buffer)
           }
         }
       }
       buffer.append(literal: "]}")
     }
-    buffer.append(UInt8(ascii: "]"))
+    buffer.endArray(count: trace.count, indent: spaced ? 6 : nil)
   }
 
-  /// A glyph object in one piece, after a comma when `comma` is set.
-  static func appendCompactGlyph(
-    _ glyph: UnsafePointer<ShapedGlyph>, positions: Bool, comma: Bool, to buffer: inout ByteBuffer
+  /// A glyph object in one piece, the `index`th of its array: after a comma unless it is the first,
+  /// and in the pretty layout with `indent`, on a line of its own.
+  ///
+  /// Speed: this is most of what is written, so its keys are given in both layouts side by side
+  /// rather than spaced a byte at a time (a test checks that each is the other laid out).
+  static func appendGlyph(
+    _ glyph: UnsafePointer<ShapedGlyph>, positions: Bool, index: Int, indent: Int?, spaced: Bool,
+    to buffer: inout ByteBuffer
   ) {
     // The name as the JSON string its interned form keeps, no copy; what is written besides it is
-    // at most 300 bytes (eleven numbers of at most 20, and the keys).
+    // at most 400 bytes (eleven numbers of at most 20, the keys, and an indent).
     func write(_ json: UnsafeBufferPointer<UInt8>) {
-      buffer.write(upTo: json.count + 300) { (cursor: inout ByteBuffer.Cursor) in
-        if comma { cursor.byte(UInt8(ascii: ",")) }
-        cursor.literal("{\"id\":")
+      buffer.write(upTo: json.count + 400) { (cursor: inout ByteBuffer.Cursor) in
+        cursor.item(index, indent: indent, spaced: spaced)
+        cursor.literal(spaced ? "{\"id\": " : "{\"id\":")
         cursor.digits(UInt(glyph.pointee.id))
         if json.baseAddress != nil {
-          cursor.literal(",\"name\":")
+          cursor.literal(spaced ? ", \"name\": " : ",\"name\":")
           cursor.bytes(json)
         }
-        cursor.literal(",\"cluster\":")
+        cursor.literal(spaced ? ", \"cluster\": " : ",\"cluster\":")
         cursor.number(glyph.pointee.cluster)
         if positions {
-          cursor.literal(",\"x_advance\":")
+          cursor.literal(spaced ? ", \"x_advance\": " : ",\"x_advance\":")
           cursor.number(Int(glyph.pointee.xAdvance))
-          cursor.literal(",\"y_advance\":")
+          cursor.literal(spaced ? ", \"y_advance\": " : ",\"y_advance\":")
           cursor.number(Int(glyph.pointee.yAdvance))
-          cursor.literal(",\"x_offset\":")
+          cursor.literal(spaced ? ", \"x_offset\": " : ",\"x_offset\":")
           cursor.number(Int(glyph.pointee.xOffset))
-          cursor.literal(",\"y_offset\":")
+          cursor.literal(spaced ? ", \"y_offset\": " : ",\"y_offset\":")
           cursor.number(Int(glyph.pointee.yOffset))
         }
-        cursor.literal(",\"flags\":")
+        cursor.literal(spaced ? ", \"flags\": " : ",\"flags\":")
         cursor.digits(UInt(glyph.pointee.flags.rawValue))
         if let extents = glyph.pointee.extents {
-          cursor.literal(",\"extents\":{\"x_bearing\":")
+          cursor.literal(spaced ? ", \"extents\": {\"x_bearing\": " : ",\"extents\":{\"x_bearing\":")
           cursor.number(Int(extents.xBearing))
-          cursor.literal(",\"y_bearing\":")
+          cursor.literal(spaced ? ", \"y_bearing\": " : ",\"y_bearing\":")
           cursor.number(Int(extents.yBearing))
-          cursor.literal(",\"width\":")
+          cursor.literal(spaced ? ", \"width\": " : ",\"width\":")
           cursor.number(Int(extents.width))
-          cursor.literal(",\"height\":")
+          cursor.literal(spaced ? ", \"height\": " : ",\"height\":")
           cursor.number(Int(extents.height))
           cursor.byte(UInt8(ascii: "}"))
         }
@@ -421,5 +315,64 @@ extension ShapeDocument {
     } else {
       write(UnsafeBufferPointer(start: nil, count: 0))
     }
+  }
+}
+
+extension ByteBuffer {
+  /// A literal of compact JSON, or in the pretty layout (`spaced`) with a space after each `:`
+  /// and `,` (the document's literals hold neither inside a string).
+  mutating func append(json literal: StaticString, spaced: Bool) {
+    write(upTo: 2 * literal.utf8CodeUnitCount) { $0.json(literal, spaced: spaced) }
+  }
+
+  /// The end of an array written with `Cursor.item(_:indent:spaced:)`: with an indent and items,
+  /// on a line of its own, 2 less indented than the items.
+  mutating func endArray(count: Int, indent: Int?) {
+    guard let indent, count > 0 else {
+      append(UInt8(ascii: "]"))
+      return
+    }
+    write(upTo: indent + 2) { (cursor: inout Cursor) in
+      cursor.newline(indent: indent - 2)
+      cursor.byte(UInt8(ascii: "]"))
+    }
+  }
+}
+
+extension ByteBuffer.Cursor {
+  /// A literal of compact JSON, or in the pretty layout (`spaced`) with a space after each `:`
+  /// and `,`: at most twice its length.
+  @inline(__always)
+  mutating func json(_ literal: StaticString, spaced: Bool) {
+    guard spaced else {
+      self.literal(literal)
+      return
+    }
+    literal.withUTF8Buffer { bytes in
+      for byte in bytes {
+        self.byte(byte)
+        if byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",") { self.byte(UInt8(ascii: " ")) }
+      }
+    }
+  }
+
+  /// What comes before the `index`th item of an array: a comma unless it is the first (and in the
+  /// pretty layout a space), or with an indent in the pretty layout, a line of its own: at most
+  /// `indent` + 2 bytes.
+  @inline(__always)
+  mutating func item(_ index: Int, indent: Int?, spaced: Bool) {
+    if index > 0 { byte(UInt8(ascii: ",")) }
+    if let indent {
+      newline(indent: indent)
+    } else if spaced, index > 0 {
+      byte(UInt8(ascii: " "))
+    }
+  }
+
+  /// A line break and `indent` spaces.
+  @inline(__always)
+  mutating func newline(indent: Int) {
+    byte(UInt8(ascii: "\n"))
+    for _ in 0..<indent { byte(UInt8(ascii: " ")) }
   }
 }

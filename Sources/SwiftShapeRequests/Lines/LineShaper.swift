@@ -34,6 +34,33 @@ public final class MemoryOutput: LineShaperOutput {
   public var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
+/// Output kept in memory in chunks of about 1 MiB, to be written out whole.
+private final class KeptOutput: LineShaperOutput {
+  private var chunks: [[UInt8]] = []
+  private var current: [UInt8] = []
+  /// How many bytes were written.
+  private(set) var count = 0
+
+  func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+    if current.count + bytes.count > current.capacity, !current.isEmpty {
+      chunks.append(current)
+      current = []
+    }
+    if current.isEmpty { current.reserveCapacity(max(1 << 20, bytes.count)) }
+    current.append(contentsOf: bytes)
+    count += bytes.count
+  }
+
+  func flush() throws {}
+
+  /// The chunks written.
+  func finish() -> [[UInt8]] {
+    if !current.isEmpty { chunks.append(current) }
+    current = []
+    return chunks
+  }
+}
+
 /// Where a line shaper's lines come from.
 public enum LineSource: Sendable {
   /// Lines in memory.
@@ -134,10 +161,7 @@ public struct LineShaper: Sendable {
     progress: ((_ read: Int, _ size: Int) -> Void)? = nil
   ) throws {
     let lines = format.isJSONLines ? ShapeDocumentLines(font: font, options: options, pattern: pattern) : nil
-    /// Writes one line's output. `result` is the caller's to reuse from line to line (its
-    /// storage is, not its value).
-    let write: @Sendable (String, Int, inout ByteBuffer, inout ShapeResult) throws -> Void = {
-      [self] line, number, buffer, result in
+    try run(source, to: output, progress: progress) { [self] line, number, buffer, result in
       if let lines {
         // Shaped no times (`iterations` 0, which hb-shape takes): no result.
         guard iterations > 0 else { return }
@@ -147,6 +171,41 @@ public struct LineShaper: Sendable {
         buffer.append(try harfBuzzLines(for: line, number: number, reusing: &result))
       }
     }
+  }
+
+  /// Shapes every line (on `jobs` threads) and writes them as one SwiftShape JSON document in
+  /// `layout`, for input read whole: `document(_:progress:)` written out. Each line's result is
+  /// written as it is shaped, as `run` writes JSON Lines, and the bytes are kept to the end
+  /// (returned in chunks, to be written one after another), so that nothing is written when a
+  /// line fails.
+  ///
+  /// Speed: the results of a whole file kept to be written at the end, then laid out, made the
+  /// English text's document take 39 ms of CPU time against 23 ms for its JSON Lines (the same
+  /// instructions but for 8%; 9,700 page faults against 1,400).
+  ///
+  /// - Throws: as `document(_:progress:)`; nothing is returned when a line fails.
+  package func documentBytes(
+    _ source: LineSource, layout: ShapeDocument.Layout, progress: ((_ read: Int, _ size: Int) -> Void)? = nil
+  ) throws -> [[UInt8]] {
+    var document = ShapeDocument(font: font, options: options, entries: [])
+    document.pattern = pattern
+    let kept = KeptOutput()
+    try run(source, to: kept, progress: progress) { [self] line, number, buffer, result in
+      guard iterations > 0 else { return }
+      try shape(line, into: &result)
+      ShapeDocument.appendEntry(
+        ShapeDocument.Entry(line: number, result: result), layout: layout, first: number == 1, to: &buffer)
+    }
+    return [document.start(layout)] + kept.finish() + [ShapeDocument.end(layout, hasEntries: kept.count > 0)]
+  }
+
+  /// Shapes every line and writes its output with `write`, which is given the line, its number,
+  /// the buffer to write into and a result to reuse from line to line (its storage is, not its
+  /// value).
+  private func run(
+    _ source: LineSource, to output: some LineShaperOutput, progress: ((_ read: Int, _ size: Int) -> Void)?,
+    write: @escaping @Sendable (String, Int, inout ByteBuffer, inout ShapeResult) throws -> Void
+  ) throws {
     guard jobs > 1 else {
       // One thread: lines are written into one buffer as they are shaped, sent every 64 KiB.
       var buffer = ByteBuffer(capacity: 1 << 17)
