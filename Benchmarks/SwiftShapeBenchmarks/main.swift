@@ -141,7 +141,7 @@ func measureAll() throws -> [Figure] {
       let mixed = lines(mixedText)
       report(
         try benchmarks.paragraphLibrary(
-          name: "DejaVuSans mixed-thelittleprince", font: dejaVuSans, lines: mixed, target: 1.5))
+          name: "DejaVuSans mixed-thelittleprince", font: dejaVuSans, lines: mixed, target: 1.1))
       // Streaming and threads in paragraph mode, on 8 copies of the mixed text.
       let mixedCorpus = Corpus(name: "DejaVuSans mixed", font: dejaVuSans, text: mixedText, lines: mixed)
       let mixedLarge = scratchFile("mixed-8x")

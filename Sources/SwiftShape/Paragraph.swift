@@ -128,14 +128,24 @@ extension ShapingFont {
       }
       let item = starts[run.range.lowerBound]..<starts[run.range.upperBound]
       let runFont = font(ofRun: run)
-      try Buffer.withReusable { buffer in
-        try runFont.shape(text, options: runOptions, in: buffer, into: &piece) { buffer in
-          if utf16 {
-            units16.withUnsafeBufferPointer { buffer.add(utf16: $0, item: item) }
-          } else {
-            units.withUnsafeBufferPointer { buffer.add(utf8: $0, item: item) }
-            if options.clusterUnit == .unicodeScalars {
-              buffer.numberClustersByItem(from: run.range.lowerBound)
+      // Through the cache where the run's context cannot change its glyphs (clusters as the
+      // plain path numbers them, from `clusterBase`).
+      let cached =
+        try !utf16
+        && units.withUnsafeBufferPointer {
+          try runFont.shapeRunCached(
+            units: $0, item: item, runOptions: runOptions, clusterStart: start + clusterBase, into: &piece)
+        }
+      if !cached {
+        try Buffer.withReusable { buffer in
+          try runFont.shape(text, options: runOptions, in: buffer, into: &piece) { buffer in
+            if utf16 {
+              units16.withUnsafeBufferPointer { buffer.add(utf16: $0, item: item) }
+            } else {
+              units.withUnsafeBufferPointer { buffer.add(utf8: $0, item: item) }
+              if options.clusterUnit == .unicodeScalars {
+                buffer.numberClustersByItem(from: run.range.lowerBound)
+              }
             }
           }
         }

@@ -89,6 +89,53 @@ struct ShapingCacheTests {
     try Self.expectSame(font, lines, options: options)
   }
 
+  /// A paragraph's runs go through the cache where their context cannot change them: the same
+  /// glyphs as with the cache off, with the context that can (joiners, tatweels, Arabic letters
+  /// of another run, marks at a run's start) around Arabic runs, in each cluster unit.
+  @Test func paragraphRunsShapeAsWithTheirContext() throws {
+    let fallback = try [Paths.hebrew, Paths.arabic, Paths.devanagari].map { try ShapingFont(file: $0) }
+    let font = try ShapingFont(file: Paths.latin).withFallback(FontFallback(fonts: fallback))
+    let lines = [
+      "Hello مرحبا world", "«مرحبا» and «سلام»", "x\u{200D}مرحبا y", "مرحبا\u{200D}x y",
+      "abc \u{640}مرحبا\u{640} abc", "مرحبا 123 عالم ٤٥ سلام", "abc\u{64E}بب bb", "bb بب\u{301} cc",
+      "नमस्ते hello नमस्ते", "שָׁלוֹם world שלום", "a \u{301}b \u{5B7}ש c", "(مرحبا) [سلام]—abc…مرحبا",
+      "مرحبا\u{AD}abc", "abc\u{AD}مرحبا",
+    ]
+    for unit in [ClusterUnit.unicodeScalars, .utf8, .utf16] {
+      var options = ShapeOptions()
+      options.paragraph = .auto
+      options.clusterUnit = unit
+      try Self.expectSame(font, lines, options: options)
+      options.bufferFlags = [.beginningOfText, .endOfText]
+      options.textBefore = "ب"
+      try Self.expectSame(font, lines, options: options)
+    }
+  }
+
+  /// Text with a context goes through the cache where the context cannot change its glyphs: the
+  /// same glyphs as with the cache off, with contexts that join (Arabic letters, joiners, a
+  /// tatweel), that are transparent (marks, the soft hyphen), and that keep a dotted circle away.
+  @Test func textWithAContextShapesAsWithIt() throws {
+    let arabic = try ShapingFont(file: Paths.arabic)
+    // The Devanagari font has a dotted circle (U+25CC), which HarfBuzz puts before a mark at the
+    // beginning of text without context (and before a broken syllable anywhere).
+    let devanagari = try ShapingFont(file: Paths.devanagari)
+    let contexts = ["", "a", "ب", "\u{200D}", "\u{640}", "\u{64E}", "\u{AD}", "«", "ب\u{64E}", " "]
+    for before in contexts {
+      for after in contexts {
+        var options = ShapeOptions()
+        options.textBefore = before
+        options.textAfter = after
+        options.bufferFlags = [.beginningOfText, .endOfText]
+        try Self.expectSame(
+          arabic, ["سلام عليكم سلام", "\u{64E}بب بب", "بب بب\u{64E}", "abc بب"], options: options)
+        try Self.expectSame(
+          devanagari, ["\u{94D}कक", "\u{94D}कक कक", "\u{301}ab", "\u{301}ab cd", "कक\u{94D}"],
+          options: options)
+      }
+    }
+  }
+
   /// Every fixture font, on words drawn at random (a fixed seed) from what it covers, joined by one
   /// or two spaces, with marks and joiners among them.
   @Test(arguments: [
@@ -138,6 +185,12 @@ struct ShapingCacheTests {
         separator: "\n", omittingEmptySubsequences: false
       ).map(String.init)
       try Self.expectSame(font, lines)
+      // In paragraph mode, and broken into lines.
+      var options = ShapeOptions()
+      options.paragraph = .auto
+      try Self.expectSame(font, lines, options: options)
+      options.lineWidth = 20 * Int32(font.font.face.unitsPerEm)
+      try Self.expectSame(font, lines, options: options)
     }
   }
 

@@ -44,7 +44,7 @@ extension ShapingFont {
   }
 
   private func shapeCached(
-    _ text: String, bytes: UnsafeBufferPointer<UInt8>, options: ShapeOptions, cache: ThreadCache,
+    _ text: String, bytes: UnsafeBufferPointer<UInt8>, options givenOptions: ShapeOptions, cache: ThreadCache,
     into result: inout ShapeResult
   ) throws -> Bool {
     // A line without a space, where lines without spaces have not come back (word lists): shaped
@@ -55,8 +55,14 @@ extension ShapingFont {
       last.singlesPassed += 1
       if last.singlesPassed & 15 != 0 { return false }
     }
-    let (guessedDirection, guessedScript, language) = Self.guessProperties(bytes, options: options)
+    let (guessedDirection, guessedScript, language) = Self.guessProperties(bytes, options: givenOptions)
     guard let direction = guessedDirection, let script = guessedScript, direction.isHorizontal else {
+      cache.counts.bypassed += 1
+      return false
+    }
+    // Text with a context (a paragraph's edges reshaped, `--text-before`): shaped without it
+    // where it cannot change the glyphs (`withoutContext`).
+    guard let options = givenOptions.withoutContext(script: script) else {
       cache.counts.bypassed += 1
       return false
     }

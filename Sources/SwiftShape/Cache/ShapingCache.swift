@@ -309,10 +309,10 @@ private final class ThreadCacheKey: Sendable {
 
 extension ShapeOptions {
   /// Whether the cache can shape with these options: not when shaping is traced or verified, with
-  /// a context, with features on part of the text, or with glyph flags that would say where the
-  /// text was cut.
+  /// features on part of the text, or with glyph flags that would say where the text was cut. (A
+  /// context is left out where it cannot change the glyphs, `withoutContext(script:)`.)
   var cacheable: Bool {
-    usesCache && !trace && !verify && textBefore.isEmpty && textAfter.isEmpty
+    usesCache && !trace && !verify
       && bufferFlags.isDisjoint(with: [.verify, .produceUnsafeToConcat, .produceSafeToInsertTatweel])
       && features.allSatisfy { $0.start == 0 && $0.end == UInt32.max }
   }

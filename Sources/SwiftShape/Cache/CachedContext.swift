@@ -1,0 +1,94 @@
+import HarfBuzz
+
+// Speed: text shaped with a context through the shaping cache (see ShapingCache.swift): a
+// paragraph's runs, which have the paragraph around them, the edges of lines shaped again, and
+// text given a context. The cache shapes text without context, so it takes such text only where
+// the context cannot change the glyphs.
+//
+// HarfBuzz reads the context in two places (`hb-ot-shape.cc`, `hb-ot-shaper-arabic.cc`, the same
+// from 6.0 to 15.0): a dotted circle goes before a broken cluster only at the beginning of text
+// with no context before it, and the joining scripts' forms depend on the joining type of the
+// nearest character around the text that is not transparent. So text is shaped without its
+// context, and without the beginning-of-text (end-of-text) flag where it has a context before
+// (after) it; text of a joining script only when the characters next to it join as the edge of
+// the text does (`joinsAsTextEdge`), or there are none.
+
+extension ShapingFont {
+  /// Shapes the run `item` of `units` (the paragraph's UTF-8 between its context) through the
+  /// thread's cache into `result`, with `runOptions` (the run's direction, script and features),
+  /// its clusters from `clusterStart`; false (and `result` as it was) when the cache does not
+  /// take it and the caller must shape it with its context.
+  func shapeRunCached(
+    units: UnsafeBufferPointer<UInt8>, item: Range<Int>, runOptions: ShapeOptions, clusterStart: Int,
+    into result: inout ShapeResult
+  ) throws -> Bool {
+    guard runOptions.cacheable, runOptions.clusterUnit != .utf16, let script = runOptions.script else {
+      return false
+    }
+    var before = item.lowerBound
+    if before > 0 {
+      before -= 1
+      while before > 0, units[before] & 0xC0 == 0x80 { before -= 1 }
+    }
+    guard
+      let options = runOptions.withoutContext(
+        script: script, before: item.lowerBound > 0 ? UTF8Scalar.decode(units, at: before) : nil,
+        hasBefore: item.lowerBound > 0,
+        after: item.upperBound < units.count ? UTF8Scalar.decode(units, at: item.upperBound) : nil,
+        hasAfter: item.upperBound < units.count)
+    else { return false }
+    let text = String(decoding: UnsafeBufferPointer(rebasing: units[item]), as: UTF8.self)
+    guard try shapeCached(text, options: options, into: &result) else { return false }
+    if clusterStart != 0 {
+      for index in result.runs[0].glyphs.indices { result.runs[0].glyphs[index].cluster += clusterStart }
+    }
+    return true
+  }
+}
+
+extension ShapeOptions {
+  /// These options without their text context, where text of `script` shapes into the same
+  /// glyphs with them as with the context; nil where it may not.
+  func withoutContext(script: Script) -> ShapeOptions? {
+    guard !textBefore.isEmpty || !textAfter.isEmpty else { return self }
+    return withoutContext(
+      script: script, before: textBefore.unicodeScalars.last, hasBefore: !textBefore.isEmpty,
+      after: textAfter.unicodeScalars.first, hasAfter: !textAfter.isEmpty)
+  }
+
+  /// These options without a context whose characters next to the text are `before` and `after`
+  /// (`hasBefore`, `hasAfter`: whether there is a context on that side).
+  func withoutContext(
+    script: Script, before: Unicode.Scalar?, hasBefore: Bool, after: Unicode.Scalar?, hasAfter: Bool
+  ) -> ShapeOptions? {
+    if Self.joiningScripts.contains(script.tag.rawValue) {
+      guard !hasBefore || Self.joinsAsTextEdge(before), !hasAfter || Self.joinsAsTextEdge(after) else {
+        return nil
+      }
+    }
+    var options = self
+    options.textBefore = ""
+    options.textAfter = ""
+    if hasBefore { options.bufferFlags.remove(.beginningOfText) }
+    if hasAfter { options.bufferFlags.remove(.endOfText) }
+    return options
+  }
+
+  /// Whether a character next to text of a joining script joins as the edge of the text does:
+  /// Latin-1 but the soft hyphen, and the general punctuation from the dashes to the ellipsis and
+  /// from the per mille sign on (joining type U in HarfBuzz's table and Unicode's, not a format
+  /// character, which would be transparent).
+  private static func joinsAsTextEdge(_ scalar: Unicode.Scalar?) -> Bool {
+    guard let value = scalar?.value else { return false }
+    return (value < 0x100 && value != 0xAD) || (0x2010...0x2027).contains(value)
+      || (0x2030...0x205E).contains(value)
+  }
+
+  /// The scripts whose shaping joins letters by their joining types (HarfBuzz's
+  /// `has_arabic_joining`, 15.0.0), as tags of their ISO 15924 codes.
+  private static let joiningScripts: Set<UInt32> = Set(
+    [
+      "Adlm", "Arab", "Chrs", "Rohg", "Mand", "Mani", "Mong", "Nkoo", "Ougr", "Phag", "Phlp", "Sogd", "Syrc",
+    ]
+    .map { Script(iso15924: $0).tag.rawValue })
+}
