@@ -17,7 +17,14 @@ extension ShapingFont {
     // cache looks its pieces up (short words in a simple font on a recent HarfBuzz), lines are
     // shaped plainly (`ThreadCache.Table.shapesPlainly`). Either way the glyphs are the same.
     let cache = ThreadCache.current
-    let table = cache.lastKey?.font == cacheState.id ? cache.lastTable : nil
+    // The table the last line used, when it is this text's as far as can be told without reading
+    // the text (a paragraph's runs go from one script's table to another's).
+    var table: ThreadCache.Table?
+    if let key = cache.lastKey, key.font == cacheState.id, options.script.map({ $0 == key.script }) ?? true,
+      options.direction.map({ $0 == key.direction }) ?? true
+    {
+      table = cache.lastTable
+    }
     let start = Clock.nanoseconds()
     if let table, table.shapesPlainly() {
       try Buffer.withReusable { buffer in
@@ -37,7 +44,7 @@ extension ShapingFont {
         try shapeCached(text, bytes: $0, options: options, cache: cache, into: &result)
       }
     }
-    if done, let table {
+    if done, cache.lastKey?.font == cacheState.id, let table = cache.lastTable {
       table.note(plainly: false, nanoseconds: Clock.nanoseconds() - start, bytes: text.utf8.count)
     }
     return done

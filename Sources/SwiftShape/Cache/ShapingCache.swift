@@ -72,6 +72,7 @@ public enum ShapingCache {
   public static func removeAllOnThisThread() {
     guard let cache = ThreadCache.currentIfMade else { return }
     cache.tables = [:]
+    cache.recent = []
     cache.lastKey = nil
     cache.lastTable = nil
     cache.bytes = 0
@@ -211,6 +212,9 @@ final class ThreadCache: @unchecked Sendable {
   }
 
   var tables: [TableKey: Table] = [:]
+  /// The last few tables looked up, compared before the dictionary is: a paragraph's runs go from
+  /// one script's table to another's, and hashing the options took 4,200 instructions a run.
+  var recent: [(key: TableKey, table: Table)] = []
   var lastKey: TableKey?
   var lastTable: Table?
   var bytes = 0
@@ -240,8 +244,19 @@ final class ThreadCache: @unchecked Sendable {
   /// The table for `key`, made when new.
   func table(_ key: TableKey) -> Table {
     if let lastTable, lastKey == key { return lastTable }
-    let table = tables[key] ?? Table()
-    if tables[key] == nil { tables[key] = table }
+    let table: Table
+    if let index = recent.firstIndex(where: { $0.key == key }) {
+      table = recent[index].table
+    } else {
+      if let found = tables[key] {
+        table = found
+      } else {
+        table = Table()
+        tables[key] = table
+      }
+      if recent.count == 4 { recent.removeFirst() }
+      recent.append((key, table))
+    }
     lastKey = key
     lastTable = table
     return table
