@@ -252,6 +252,8 @@ static struct properties read_properties(UChar32 c) {
   int32_t packed = script | (type == U_BPT_OPEN ? SWIFTSHAPE_OPENING_BRACKET : 0) |
                    (type == U_BPT_CLOSE ? SWIFTSHAPE_CLOSING_BRACKET : 0) |
                    (has_own_extensions(c, script) ? SWIFTSHAPE_MORE_SCRIPTS : 0);
+  int8_t category = ICU(u_charType)(c);
+  if (category == U_NON_SPACING_MARK || category == U_ENCLOSING_MARK) packed |= SWIFTSHAPE_COMBINING_MARK;
   const char *code = ICU(uscript_getShortName)((UScriptCode)script);
   uint32_t tag = 0;
   for (int i = 0; code != NULL && i < 4 && code[i] != 0; ++i) tag = tag << 8 | (uint8_t)code[i];
@@ -451,6 +453,9 @@ int32_t swiftshape_simple_paragraph(const uint8_t *text, int32_t length, uint8_t
     if (properties == NULL) return NO_ICU_SIMPLE;
     if (properties->raises_levels) return 0;
     int32_t packed = properties->packed;
+    // A combining mark after a character of a specific script stays in its run (as the full
+    // itemizer keeps it).
+    if ((packed & SWIFTSHAPE_COMBINING_MARK) && found >= 0) continue;
     // A character whose extensions say more than its script may start a run of its own: the
     // full itemizer decides.
     if (packed & SWIFTSHAPE_MORE_SCRIPTS) return 0;

@@ -318,6 +318,9 @@ extension ShapingFont {
     runOptions.script = run.script
     runOptions.textBefore = options.textBefore + string(0..<start)
     runOptions.textAfter = string(end..<scalars.count) + options.textAfter
+    // As the paragraph's runs are shaped: its start and end are the text's.
+    if start == 0 { runOptions.bufferFlags.insert(.beginningOfText) }
+    if end == scalars.count { runOptions.bufferFlags.insert(.endOfText) }
     let base = offsets[start]
     runOptions.features = options.features.compactMap { feature in
       guard !(feature.start == 0 && feature.end == Feature.globalEnd) else { return feature }

@@ -121,6 +121,10 @@ extension ShapingFont {
       let start = offset(run.range.lowerBound)
       var runOptions = options
       runOptions.paragraph = nil
+      // The paragraph's first and last runs are the text's beginning and end (a mark that starts
+      // the paragraph is shown on a dotted circle, as shaped alone).
+      if run.range.lowerBound == 0 { runOptions.bufferFlags.insert(.beginningOfText) }
+      if run.range.upperBound == scalars.count { runOptions.bufferFlags.insert(.endOfText) }
       runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
       runOptions.script = Script(iso15924: run.script)
       runOptions.features = options.features.compactMap {
@@ -183,6 +187,7 @@ extension ShapingFont {
   ) throws {
     var runOptions = options
     runOptions.paragraph = nil
+    runOptions.bufferFlags.formUnion([.beginningOfText, .endOfText])
     runOptions.direction = level & 1 == 1 ? .rightToLeft : .leftToRight
     runOptions.script = script
     try runFont.shape(text, options: runOptions, into: &result)

@@ -24,6 +24,9 @@ public struct ScriptRun: Sendable, Hashable {
 ///   variation selectors) take the script of the run they are in — at the start of the text, of
 ///   the first run after them — unless their Script_Extensions name specific scripts that exclude
 ///   it (U+060C ARABIC COMMA after Latin starts an Arabic run);
+/// - a nonspacing or enclosing mark (General_Category Mn, Me) takes the script of the run it is
+///   in whatever its own (a Hebrew point on an Arabic letter stays in the Arabic run, as libraqm
+///   keeps it), so that the font can attach it to its base;
 /// - a closing paired bracket takes the script of its opening bracket (`(`…`)` around a word of
 ///   another script stay with the text around them), up to 63 open brackets.
 public enum ScriptItemizer {
@@ -63,6 +66,13 @@ public enum ScriptItemizer {
       // Common or Inherited; either way they take the current script, as the rules below would
       // give them (about a third of the itemizer's instructions on mixed text).
       if let current, properties == current || properties == common || properties == inherited {
+        scripts[index] = current
+        continue
+      }
+      // A nonspacing or enclosing mark stays with its base, whatever its own script (Hebrew
+      // points written on Arabic letters): the font attaches it only when they are shaped
+      // together.
+      if let current, properties & SWIFTSHAPE_COMBINING_MARK != 0 {
         scripts[index] = current
         continue
       }

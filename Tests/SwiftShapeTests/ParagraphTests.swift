@@ -39,6 +39,45 @@ struct ParagraphTests {
   }
 
   /// A paragraph of one script and one direction is one run, the glyphs of `shape`.
+  /// Hebrew points on Arabic letters stay in the Arabic run, attached to their base as shaping
+  /// the word whole places them (DejaVu Sans has both), with their base's cluster.
+  @Test func marksOfAnotherScriptStayWithTheirBase() throws {
+    let font = try ShapingFont.defaultFont()
+    let word = "ع\u{5B7}ل\u{5B4}ي"
+    for text in [word, "abc \(word) def"] {
+      let result = try font.shapeParagraph(text)
+      let arabic = try #require(result.runs.first { $0.script.description == "Arab" })
+      #expect(result.runs.filter { $0.script.description == "Hebr" }.isEmpty)
+      var options = ShapeOptions(direction: .rightToLeft)
+      options.script = try Script(parsing: "Arab")
+      let whole = try font.shape(word, options: options)
+      let start = text.unicodeScalars.count == 5 ? 0 : 4
+      #expect(arabic.glyphs.map(\.id) == whole.glyphs.map(\.id))
+      #expect(arabic.glyphs.map(\.cluster) == whole.glyphs.map { $0.cluster + start })
+      #expect(arabic.glyphs.map(\.xOffset) == whole.glyphs.map(\.xOffset))
+      #expect(whole.glyphs.contains { $0.xOffset != 0 })
+    }
+  }
+
+  /// The paragraph's first and last runs are shaped as the beginning and end of the text: a mark
+  /// that starts a paragraph stands on a dotted circle, as `shape` with `--bot` puts it (the
+  /// Devanagari font has the circle; the mark and the letters after it are a Latin run). (The end
+  /// of text changes nothing HarfBuzz draws; it is set on the last run all the same.)
+  @Test func aParagraphStartsAndEndsTheText() throws {
+    let font = try ShapingFont(file: Paths.devanagari)
+    var edges = ShapeOptions()
+    edges.bufferFlags = [.beginningOfText, .endOfText]
+    let circle = try #require(font.font.nominalGlyph(for: "\u{25CC}"))
+    for text in ["\u{301}ab", "\u{301}ab कक", "\u{301}ab שלום"] {
+      let result = try font.shapeParagraph(text)
+      #expect(result.glyphs.contains { $0.id == circle }, "\(text)")
+    }
+    let alone = try font.shapeParagraph("\u{301}ab")
+    #expect(alone.runs[0].glyphs == (try font.shape("\u{301}ab", options: edges)).runs[0].glyphs)
+    // Plain shaping keeps hb-shape's default: no circle without --bot.
+    #expect(!(try font.shape("\u{301}ab")).glyphs.contains { $0.id == circle })
+  }
+
   @Test func oneRunIsWhatShapeGives() throws {
     let font = try ShapingFont(file: Paths.latin)
     let paragraph = try font.shapeParagraph("office Ta")

@@ -31,6 +31,15 @@ struct ScriptItemizerTests {
     #expect(try Self.pieces("") == [])
   }
 
+  /// A nonspacing or enclosing mark stays in its base's run whatever its own script (Hebrew
+  /// points on Arabic and Latin letters); at the start of the text, it has no base to stay with.
+  @Test func marksStayWithTheirBase() throws {
+    #expect(try Self.pieces("ع\u{5B7}ل\u{5B4}ي") == ["Arab:ع\u{5B7}ل\u{5B4}ي"])
+    #expect(try Self.pieces("a\u{5B7}b שָׁלוֹם") == ["Latn:a\u{5B7}b ", "Hebr:שָׁלוֹם"])
+    #expect(try Self.pieces("a\u{20DD} b") == ["Latn:a\u{20DD} b"])
+    #expect(try Self.pieces("\u{5B7}ab") == ["Hebr:\u{5B7}", "Latn:ab"])
+  }
+
   /// A closing bracket goes with its opening one, whatever is between them.
   @Test func pairedBracketsTakeTheScriptOfTheOpeningBracket() throws {
     #expect(try Self.pieces("abc (שלום) def") == ["Latn:abc (", "Hebr:שלום", "Latn:) def"])

@@ -26,12 +26,14 @@ void swiftshape_bidi_reorder_visual(const uint8_t *levels, int32_t count, int32_
 #define SWIFTSHAPE_OPENING_BRACKET 0x10000
 #define SWIFTSHAPE_CLOSING_BRACKET 0x20000
 #define SWIFTSHAPE_MORE_SCRIPTS 0x40000
+#define SWIFTSHAPE_COMBINING_MARK 0x80000
 
 /// The script properties of each code point of `text` (UTF-32, `count` of them), for script
 /// itemization (UAX #24), one value each in `properties`: its Script value (ICU's UScriptCode) in
 /// the low 16 bits, with SWIFTSHAPE_OPENING_BRACKET or SWIFTSHAPE_CLOSING_BRACKET for a paired
-/// bracket, and SWIFTSHAPE_MORE_SCRIPTS when its Script_Extensions say more than its Script (see
-/// `swiftshape_script_extensions`).
+/// bracket, SWIFTSHAPE_MORE_SCRIPTS when its Script_Extensions say more than its Script (see
+/// `swiftshape_script_extensions`), and SWIFTSHAPE_COMBINING_MARK for a nonspacing or enclosing mark
+/// (General_Category Mn or Me).
 ///
 /// Returns 0, or ICU's error code.
 int32_t swiftshape_script_properties(const uint32_t *text, int32_t count, int32_t *properties);
