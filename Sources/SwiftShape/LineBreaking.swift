@@ -27,7 +27,8 @@ extension ShapingFont {
     } catch let error as UnicodeAlgorithmError {
       throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
-    if let line = singleLine(result, scalars: scalars, whitespace: whitespace, options: options, width: width)
+    if options.spans.isEmpty,
+      let line = singleLine(result, scalars: scalars, whitespace: whitespace, options: options, width: width)
     {
       result.lines = [line]
       result.reshapedEdges = 0
@@ -45,6 +46,21 @@ extension ShapingFont {
     offsets.append(position)
     var scalarAt = [Int](repeating: -1, count: position + 1)
     for (index, offset) in offsets.enumerated() { scalarAt[offset] = index }
+    // With spans: their fonts, for the runs that have them, and their features, for the edges
+    // shaped again (as `shapeParagraph` shaped the runs).
+    var options = options
+    let styles =
+      options.spans.isEmpty
+      ? nil
+      : try SpanStyles(options.spans, scalarCount: count, offsets: offsets, font: self, options: options)
+    options.features += styles?.features ?? []
+    func runFont(of run: ShapedRun) -> ShapingFont {
+      if let styles, !run.isFallback, let range = run.range, scalarAt.indices.contains(range.lowerBound) {
+        let scalar = scalarAt[range.lowerBound]
+        if scalar >= 0, scalar < count { return styles.styles[styles.styleOfScalar[scalar]].font }
+      }
+      return self.font(of: run)
+    }
 
     // The runs in logical order, the advance of each scalar's cluster, and where breaking is
     // unsafe: before a glyph HarfBuzz flagged, or inside a cluster.
@@ -152,7 +168,8 @@ extension ShapingFont {
           var piece = run
           if needsShaping {
             piece = try reshape(
-              run, scalars: scalars, from: pieceStart, to: pieceEnd, offsets: offsets, options: options)
+              run, font: runFont(of: run), scalars: scalars, from: pieceStart, to: pieceEnd, offsets: offsets,
+              options: options)
           } else {
             let low = offsets[pieceStart]
             let high = offsets[pieceEnd]
@@ -175,10 +192,10 @@ extension ShapingFont {
         pieces.count == 1 ? [0] : ItemizedParagraph.visualOrder(levels: pieces.map { $0.level ?? 0 })
       let visual = order.map { pieces[$0] }
       var (ascent, descent, gap) = (ownExtents.ascender, -ownExtents.descender, ownExtents.lineGap)
-      if !visual.allSatisfy({ !$0.isFallback }) {
+      if !visual.allSatisfy({ !$0.isFallback && $0.span == nil }) {
         (ascent, descent, gap) = (0, 0, 0)
         for piece in visual {
-          let extents = font(of: piece).font.extents(for: .leftToRight)
+          let extents = runFont(of: piece).font.extents(for: .leftToRight)
           ascent = max(ascent, extents.ascender)
           descent = max(descent, -extents.descender)
           gap = max(gap, extents.lineGap)
@@ -303,8 +320,8 @@ extension ShapingFont {
   /// A run's scalars `start..<end` shaped again, alone, with the rest of the paragraph (and the
   /// given context) as context; clusters counted from the start of the paragraph.
   private func reshape(
-    _ run: ShapedRun, scalars: [Unicode.Scalar], from start: Int, to end: Int, offsets: [Int],
-    options: ShapeOptions
+    _ run: ShapedRun, font runFont: ShapingFont, scalars: [Unicode.Scalar], from start: Int, to end: Int,
+    offsets: [Int], options: ShapeOptions
   ) throws -> ShapedRun {
     func string(_ range: Range<Int>) -> String {
       var view = String.UnicodeScalarView()
@@ -316,6 +333,8 @@ extension ShapingFont {
     runOptions.lineWidth = nil
     runOptions.direction = run.direction
     runOptions.script = run.script
+    runOptions.spans = []
+    if run.span != nil { runOptions.language = run.language }
     runOptions.textBefore = options.textBefore + string(0..<start)
     runOptions.textAfter = string(end..<scalars.count) + options.textAfter
     // As the paragraph's runs are shaped: its start and end are the text's.
@@ -332,7 +351,7 @@ extension ShapingFont {
       }
       return moved
     }
-    let shaped = try font(of: run).shape(string(start..<end), options: runOptions)
+    let shaped = try runFont.shape(string(start..<end), options: runOptions)
     var piece = run
     piece.glyphs = shaped.glyphs.map { glyph in
       var glyph = glyph

@@ -38,7 +38,8 @@ extension ShapingFont {
     // without the arrays itemization fills (a word of Hindi: 0.8 µs over plain shaping before).
     let simple: (scriptTag: UInt32, scalars: Int)?
     do {
-      simple = fallback == nil ? try ItemizedParagraph.singleRun(text, base: base) : nil
+      simple =
+        fallback == nil && options.spans.isEmpty ? try ItemizedParagraph.singleRun(text, base: base) : nil
     } catch let error as UnicodeAlgorithmError {
       throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
@@ -57,10 +58,33 @@ extension ShapingFont {
       return
     }
     let scalars = Array(text.unicodeScalars)
+    var options = options
+    let styles: SpanStyles?
+    if options.spans.isEmpty {
+      styles = nil
+    } else {
+      var offsets: [Int] = []
+      offsets.reserveCapacity(scalars.count + 1)
+      var offset = 0
+      for scalar in scalars {
+        offsets.append(offset)
+        offset += options.clusterUnit.width(of: scalar)
+      }
+      offsets.append(offset)
+      styles = try SpanStyles(
+        options.spans, scalarCount: scalars.count, offsets: offsets, font: self, options: options)
+      options.features += styles?.features ?? []
+    }
     let paragraph: ItemizedParagraph
+    // With spans: the fonts runs are shaped with, by the index each run carries.
+    var runFonts: [(font: ShapingFont, style: Int, isFallback: Bool)] = []
     do {
       let itemized = try ItemizedParagraph(scalars, base: base)
-      if let fonts = try fallback?.fonts(for: scalars, runs: itemized.runs, primary: self) {
+      let fonts = try fallback?.fonts(for: scalars, runs: itemized.runs, primary: self)
+      if let styles {
+        paragraph = itemized.splittingRuns(
+          byFonts: styledFonts(scalars, styles: styles, fallbackFonts: fonts, into: &runFonts))
+      } else if let fonts {
         paragraph = itemized.splittingRuns(byFonts: fonts)
       } else {
         paragraph = itemized
@@ -68,8 +92,11 @@ extension ShapingFont {
     } catch let error as UnicodeAlgorithmError {
       throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
+    func font(ofRun run: TextRun) -> ShapingFont {
+      runFonts.isEmpty ? self.font(ofRun: run) : runFonts[run.font].font
+    }
     // A paragraph of one run (one script, one level, one font) is shaped from its own string.
-    if paragraph.runs.count == 1, let run = paragraph.runs.first {
+    if styles == nil, paragraph.runs.count == 1, let run = paragraph.runs.first {
       try shapeSingleRun(
         text, scalarCount: scalars.count, level: run.level, script: Script(iso15924: run.script),
         font: font(ofRun: run), options: options, into: &result)
@@ -130,6 +157,13 @@ extension ShapingFont {
       runOptions.features = options.features.compactMap {
         $0.forRun(startingAt: start, clustersFrom: clusterBase)
       }
+      runOptions.spans = []
+      var spanIndex: Int?
+      if let styles, !runFonts.isEmpty {
+        let style = styles.styles[runFonts[run.font].style]
+        if let language = style.language { runOptions.language = language }
+        spanIndex = style.span
+      }
       let item = starts[run.range.lowerBound]..<starts[run.range.upperBound]
       let runFont = font(ofRun: run)
       // Through the cache where the run's context cannot change its glyphs (clusters as the
@@ -160,7 +194,12 @@ extension ShapingFont {
       }
       shapedRun.level = run.level
       shapedRun.range = start..<offset(run.range.upperBound)
-      adopt(&shapedRun, shapedWith: runFont)
+      shapedRun.span = spanIndex
+      // A span's font without a size of its own is at this font's scale, as a fallback font is.
+      if self.options.size == .unitsPerEm, runFont !== self {
+        (shapedRun.unit, shapedRun.scale) = (unit, scale)
+      }
+      if runFonts.isEmpty || runFonts[run.font].isFallback { adopt(&shapedRun, shapedWith: runFont) }
       shaped.append(shapedRun)
       if var events = piece.trace {
         if clusterBase != 0 {
@@ -172,7 +211,7 @@ extension ShapingFont {
       }
     }
     let missing = missingCharacters(
-      scalars, runs: paragraph.runs, shaped: shaped, options: options, text: text)
+      scalars, runs: paragraph.runs, shaped: shaped, options: options, text: text, fontOfRun: font(ofRun:))
     let visual = paragraph.visualOrder.map { shaped[$0] }
     result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: visual, trace: trace)
     result.baseLevel = paragraph.baseLevel
@@ -204,6 +243,42 @@ extension ShapingFont {
     }
   }
 
+  /// The font of each scalar of a paragraph with spans, as an index into `runFonts` (which it
+  /// fills): the scalar's style's font; where the paragraph's font lacks the character
+  /// (`fallbackFonts`, the fallback's choice for each scalar, 0 for this font), the style's
+  /// font when it has it, else the fallback's font.
+  private func styledFonts(
+    _ scalars: [Unicode.Scalar], styles: SpanStyles, fallbackFonts: [Int]?,
+    into runFonts: inout [(font: ShapingFont, style: Int, isFallback: Bool)]
+  ) -> [Int] {
+    struct Key: Hashable {
+      var style: Int
+      var fallback: Int
+    }
+    var indexOf: [Key: Int] = [:]
+    var fonts = [Int](repeating: 0, count: scalars.count)
+    for index in scalars.indices {
+      let style = styles.styleOfScalar[index]
+      let styleFont = styles.styles[style].font
+      var fallbackIndex = fallbackFonts?[index] ?? 0
+      if fallbackIndex > 0, styleFont !== self, styleFont.font.nominalGlyph(for: scalars[index]) != nil {
+        fallbackIndex = 0
+      }
+      let key = Key(style: style, fallback: fallbackIndex)
+      if let known = indexOf[key] {
+        fonts[index] = known
+        continue
+      }
+      let font =
+        fallbackIndex > 0
+        ? (fallback?.font(fallbackIndex - 1, for: self) ?? styleFont) : styleFont
+      indexOf[key] = runFonts.count
+      fonts[index] = runFonts.count
+      runFonts.append((font, style, fallbackIndex > 0))
+    }
+    return fonts
+  }
+
   /// The font a run of the paragraph is drawn with: this one, or one of its fallback fonts.
   private func font(ofRun run: TextRun) -> ShapingFont {
     guard run.font > 0, let fallback else { return self }
@@ -222,7 +297,8 @@ extension ShapingFont {
   /// The characters of the paragraph that the fonts of their runs lack (`runs` in logical order,
   /// `shaped` the same runs shaped), looked for only when a run has a `.notdef` glyph.
   private func missingCharacters(
-    _ scalars: [Unicode.Scalar], runs: [TextRun], shaped: [ShapedRun], options: ShapeOptions, text: String
+    _ scalars: [Unicode.Scalar], runs: [TextRun], shaped: [ShapedRun], options: ShapeOptions, text: String,
+    fontOfRun: ((TextRun) -> ShapingFont)? = nil
   ) -> [MissingCharacter] {
     guard shaped.contains(where: { $0.glyphs.contains { $0.id == 0 } }) else { return [] }
     let traits = (try? FallbackTraits.of(scalars)) ?? []
@@ -230,7 +306,7 @@ extension ShapingFont {
     var offset = 0
     var scalar = 0
     for run in runs {
-      let runFont = font(ofRun: run)
+      let runFont = fontOfRun?(run) ?? font(ofRun: run)
       while scalar < run.range.upperBound {
         let character = scalars[scalar]
         let ignorable = traits.indices.contains(scalar) && traits[scalar].contains(.ignorable)

@@ -58,6 +58,10 @@ public struct ShapeOptions: Sendable, Hashable, Codable {
   /// Shape through the shaping cache (`ShapingCache`), which gives the same glyphs, byte for byte,
   /// faster where text comes back; false to call HarfBuzz for the whole text every time.
   public var usesCache: Bool = true
+  /// Ranges of the paragraph with a style of their own (font, size, variations, language,
+  /// features: `TextSpan`); text with spans is shaped as a paragraph (`paragraph`, `.auto` when
+  /// nil).
+  public var spans: [TextSpan] = []
 
   /// Options with each setting given; the defaults are hb-shape's.
   public init(

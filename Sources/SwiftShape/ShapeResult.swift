@@ -137,6 +137,9 @@ public struct ShapedRun: Sendable, Hashable {
   /// For a run of a paragraph: whether its font is one of the fallback fonts rather than the
   /// paragraph's own.
   public var isFallback = false
+  /// For a run of a paragraph with spans (`ShapeOptions.spans`): the index of the span whose
+  /// settings (font, size, variations, language) the run has; nil for the paragraph's own.
+  public var span: Int?
 
   /// A run with each field given.
   public init(

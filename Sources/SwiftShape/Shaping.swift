@@ -37,7 +37,7 @@ extension ShapingFont {
   public func shape(_ text: String, options: ShapeOptions = ShapeOptions(), into result: inout ShapeResult)
     throws
   {
-    if let base = options.paragraph {
+    if let base = options.paragraph ?? (options.spans.isEmpty ? nil : .auto) {
       try shapeParagraph(text, options: options, base: base, into: &result)
       if let width = options.lineWidth { try breakLines(&result, options: options, width: width) }
       return

@@ -137,6 +137,7 @@ public struct DecodedShapeDocument: Decodable, Sendable {
         run.level = level
         run.range = range
         run.isFallback = fields.font?.fallback ?? false
+        run.span = fields.span
         return run
       }
       var result: ShapeResult
@@ -223,6 +224,7 @@ public struct DecodedShapeDocument: Decodable, Sendable {
     var font: RunFont?
     var level: UInt8?
     var range: [Int]?
+    var span: Int?
     var direction: Direction
     var script: Script
     var language: String?

@@ -128,7 +128,7 @@ extension ShapeDocument {
           appendRunFont(run.pointee.font, fallback: run.pointee.isFallback, spaced: spaced, to: &buffer)
         }
         let range = run.pointee.range ?? 0..<0
-        buffer.write(upTo: 120) { (cursor: inout ByteBuffer.Cursor) in
+        buffer.write(upTo: 160) { (cursor: inout ByteBuffer.Cursor) in
           cursor.json(",\"level\":", spaced: spaced)
           cursor.number(Int(run.pointee.level ?? 0))
           cursor.json(",\"range\":[", spaced: spaced)
@@ -136,6 +136,10 @@ extension ShapeDocument {
           cursor.json(",", spaced: spaced)
           cursor.number(range.upperBound)
           cursor.byte(UInt8(ascii: "]"))
+          if let span = run.pointee.span {
+            cursor.json(",\"span\":", spaced: spaced)
+            cursor.number(span)
+          }
         }
         appendRun(run, glyphIndent: indent.map { $0 + 4 }, spaced: spaced, to: &buffer)
         buffer.append(UInt8(ascii: "}"))

@@ -1,0 +1,230 @@
+import HarfBuzz
+
+/// A range of a paragraph with a style of its own (`ShapeOptions.spans`): a font, a size,
+/// variations, a language, features. What a span leaves nil (or empty) is the paragraph's.
+///
+/// A paragraph with spans is cut into runs where a span changes what HarfBuzz takes per buffer —
+/// the font, the size, the variations, the language — on top of the cuts of bidi, script and
+/// font fallback. A span that sets only features stays in its run: its features apply to its
+/// range through HarfBuzz's feature ranges, so kerning and ligatures across its edges still apply.
+/// Bidi, script itemization and context flow across span edges as inside one.
+///
+/// Spans may overlap; where they do, each setting comes from the one span that sets it (two
+/// overlapping spans that set the same setting differently are an error), and features add up.
+public struct TextSpan: Sendable, Hashable, Codable {
+  /// Where the span starts, in the options' cluster unit from the start of the paragraph.
+  public var start: Int
+  /// Where the span ends (exclusive), in the same unit.
+  public var end: Int
+  /// A font file for the span's text; nil for the paragraph's font.
+  public var fontFile: String?
+  /// The face in `fontFile`; nil for 0 (or, without `fontFile`, the paragraph's face).
+  public var faceIndex: Int?
+  /// A size in points (the paragraph's font must be sized in points too, so that every run's
+  /// positions are 26.6 points); nil for the paragraph's size.
+  public var points: Double?
+  /// Variation-axis settings for the span's font; empty for the paragraph font's.
+  public var variations: [Variation]
+  /// The span's language; nil for the paragraph's.
+  public var language: Language?
+  /// Features for the span's text, over the paragraph's (without ranges of their own).
+  public var features: [Feature]
+
+  /// A span of `start..<end` with the settings given.
+  public init(
+    _ range: Range<Int>, fontFile: String? = nil, faceIndex: Int? = nil, points: Double? = nil,
+    variations: [Variation] = [], language: Language? = nil, features: [Feature] = []
+  ) {
+    (start, end) = (range.lowerBound, range.upperBound)
+    (self.fontFile, self.faceIndex, self.points, self.variations) = (fontFile, faceIndex, points, variations)
+    (self.language, self.features) = (language, features)
+  }
+
+  /// Whether the span sets anything that cuts runs (rather than only features).
+  var cutsRuns: Bool {
+    fontFile != nil || faceIndex != nil || points != nil || !variations.isEmpty || language != nil
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case start, end, fontFile = "font_file", faceIndex = "face_index", points, variations, language, features
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    start = try container.decode(Int.self, forKey: .start)
+    end = try container.decode(Int.self, forKey: .end)
+    fontFile = try container.decodeIfPresent(String.self, forKey: .fontFile)
+    faceIndex = try container.decodeIfPresent(Int.self, forKey: .faceIndex)
+    points = try container.decodeIfPresent(Double.self, forKey: .points)
+    variations = try container.decodeIfPresent([Variation].self, forKey: .variations) ?? []
+    language = try container.decodeIfPresent(Language.self, forKey: .language)
+    features = try container.decodeIfPresent([Feature].self, forKey: .features) ?? []
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(start, forKey: .start)
+    try container.encode(end, forKey: .end)
+    try container.encodeIfPresent(fontFile, forKey: .fontFile)
+    try container.encodeIfPresent(faceIndex, forKey: .faceIndex)
+    try container.encodeIfPresent(points, forKey: .points)
+    if !variations.isEmpty { try container.encode(variations, forKey: .variations) }
+    try container.encodeIfPresent(language, forKey: .language)
+    if !features.isEmpty { try container.encode(features, forKey: .features) }
+  }
+}
+
+/// A paragraph's spans resolved against its text and font: the style of each scalar, and the
+/// features the spans add as ranged features.
+struct SpanStyles {
+  /// One combination of the settings that cut runs.
+  struct Style {
+    /// The font the style's text is shaped with (the paragraph's own when no span sets one).
+    var font: ShapingFont
+    var language: Language?
+    /// The first span that gives the style a setting; nil for the paragraph's own style.
+    var span: Int?
+  }
+
+  /// The styles; 0 is the paragraph's own.
+  var styles: [Style]
+  /// The style of each scalar.
+  var styleOfScalar: [Int]
+  /// The spans' features, each with the span's range, in the cluster unit.
+  var features: [Feature]
+
+  /// The fonts spans name, loaded once per file, face and options.
+  private static let fonts = FontCache()
+
+  private struct DerivedKey: Hashable {
+    var file: String
+    var faceIndex: Int
+    var options: ShapingFont.Options
+  }
+
+  /// The paragraph's own font (or another face of its file) with other options, made once.
+  private static let derivedFonts = Protected<[DerivedKey: ShapingFont]>([:])
+
+  private static func derived(from font: ShapingFont, faceIndex: Int?, options: ShapingFont.Options) throws
+    -> ShapingFont
+  {
+    if let faceIndex, faceIndex != font.identity.faceIndex {
+      return try fonts.font(file: font.identity.file, faceIndex: faceIndex, options: options)
+    }
+    let key = DerivedKey(file: font.identity.file, faceIndex: font.identity.faceIndex, options: options)
+    if let made = derivedFonts.withLock({ $0[key] }) { return made }
+    let made = try ShapingFont(face: font.font.face, file: font.identity.file, options: options)
+    derivedFonts.withLock {
+      if $0.count >= 256 { $0.removeAll() }
+      $0[key] = made
+    }
+    return made
+  }
+
+  /// Resolves `spans` for a paragraph of `scalars` shaped with `font` and `options` (whose cluster
+  /// unit the spans' ranges count in; `offsets[k]` is where scalar `k` starts in that unit).
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` naming the span (`span 2`, counted from
+  ///   1) for a range past the text or inside a character, a feature with a range of its own, a
+  ///   size when the paragraph's font is not sized in points, two overlapping spans that set a
+  ///   setting differently; what loading a span's font throws, naming the span.
+  init(_ spans: [TextSpan], scalarCount: Int, offsets: [Int], font: ShapingFont, options: ShapeOptions) throws
+  {
+    let length = offsets[scalarCount]
+    var scalarAt = [Int](repeating: -1, count: length + 1)
+    for (scalar, offset) in offsets.enumerated() { scalarAt[offset] = scalar }
+    func fail(_ index: Int, _ reason: String) -> ShapingError {
+      ShapingError(.invalidArgument, input: "span \(index + 1)", reason: reason)
+    }
+    var ranges: [Range<Int>] = []
+    features = []
+    for (index, span) in spans.enumerated() {
+      guard span.start >= 0, span.start <= span.end, span.end <= length else {
+        throw fail(index, "\(span.start):\(span.end) is not a range of the text (0 to \(length))")
+      }
+      guard scalarAt[span.start] >= 0, scalarAt[span.end] >= 0 else {
+        throw fail(index, "\(span.start):\(span.end) cuts a character")
+      }
+      if span.points != nil, case .points = font.options.size {
+      } else if span.points != nil {
+        throw fail(index, "a size in points needs the paragraph's font sized in points (--size)")
+      }
+      for feature in span.features {
+        guard feature.start == 0, feature.end == Feature.globalEnd else {
+          throw fail(index, "feature '\(feature)' has a range of its own; the span's range is its range")
+        }
+        var ranged = feature
+        ranged.start = UInt32(span.start)
+        ranged.end = UInt32(span.end)
+        features.append(ranged)
+      }
+      ranges.append(scalarAt[span.start]..<scalarAt[span.end])
+    }
+    // Conflicts: two overlapping spans that set one setting to different values.
+    for (a, first) in spans.enumerated() where first.cutsRuns {
+      for b in (a + 1)..<spans.count where spans[b].cutsRuns && ranges[a].overlaps(ranges[b]) {
+        let second = spans[b]
+        func differ<T: Equatable>(_ x: T?, _ y: T?) -> Bool { x != nil && y != nil && x != y }
+        if differ(first.fontFile, second.fontFile) || differ(first.faceIndex, second.faceIndex)
+          || differ(first.points, second.points) || differ(first.language, second.language)
+          || (!first.variations.isEmpty && !second.variations.isEmpty
+            && first.variations != second.variations)
+        {
+          throw fail(b, "overlaps span \(a + 1) and sets the same setting differently")
+        }
+      }
+    }
+    // Each scalar's settings, then one style for each combination met.
+    struct Key: Hashable {
+      var fontFile: String?
+      var faceIndex: Int?
+      var points: Double?
+      var variations: [Variation] = []
+      var language: Language?
+    }
+    styles = [Style(font: font, language: nil, span: nil)]
+    styleOfScalar = [Int](repeating: 0, count: scalarCount)
+    var styleOfKey: [Key: Int] = [Key(): 0]
+    for scalar in 0..<scalarCount {
+      var key = Key()
+      var firstSpan: Int?
+      for (index, span) in spans.enumerated() where span.cutsRuns && ranges[index].contains(scalar) {
+        key.fontFile = key.fontFile ?? span.fontFile
+        key.faceIndex = key.faceIndex ?? span.faceIndex
+        key.points = key.points ?? span.points
+        if key.variations.isEmpty { key.variations = span.variations }
+        key.language = key.language ?? span.language
+        firstSpan = firstSpan ?? index
+      }
+      if let style = styleOfKey[key] {
+        styleOfScalar[scalar] = style
+        continue
+      }
+      var fontOptions = font.options
+      if let points = key.points { fontOptions.size = .points(points) }
+      if !key.variations.isEmpty { fontOptions.variations = key.variations }
+      let styleFont: ShapingFont
+      if key.fontFile == nil, key.faceIndex == nil, fontOptions == font.options {
+        styleFont = font
+      } else {
+        do {
+          if let file = key.fontFile {
+            // A span's own font at the paragraph font's scale, as a fallback font is, unless the
+            // span sets a size.
+            if key.points == nil, font.options.size == .unitsPerEm {
+              fontOptions.size = .scale(x: font.scale.x, y: font.scale.y)
+            }
+            styleFont = try Self.fonts.font(file: file, faceIndex: key.faceIndex ?? 0, options: fontOptions)
+          } else {
+            styleFont = try Self.derived(from: font, faceIndex: key.faceIndex, options: fontOptions)
+          }
+        } catch let error as ShapingError {
+          throw ShapingError(error.kind, input: "span \((firstSpan ?? 0) + 1)", reason: error.description)
+        }
+      }
+      styleOfKey[key] = styles.count
+      styleOfScalar[scalar] = styles.count
+      styles.append(Style(font: styleFont, language: key.language, span: firstSpan))
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import SwiftShape
+import TestFixtures
+import Testing
+
+/// Spans: ranges of a paragraph with their own font, size, variations, language and features.
+@Suite("Text spans")
+struct TextSpanTests {
+  static func options(_ spans: [TextSpan]) -> ShapeOptions {
+    var options = ShapeOptions()
+    options.spans = spans
+    return options
+  }
+
+  /// A span that sets only features stays in its run: the same glyphs as the feature given with
+  /// the span's range, one run.
+  @Test func featuresStayInTheRun() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let spanned = try font.shape(
+      "office office", options: Self.options([TextSpan(7..<13, features: [try Feature(parsing: "-liga")])]))
+    #expect(spanned.runs.count == 1)
+    var ranged = ShapeOptions(features: [try Feature(parsing: "-liga[7:13]")])
+    ranged.paragraph = .auto
+    let expected = try font.shape("office office", options: ranged)
+    #expect(spanned.glyphs == expected.glyphs)
+    #expect(spanned.glyphs.map(\.name).filter { $0 == "f_f_i" }.count == 1)
+  }
+
+  /// A language span cuts a run of its own, in the span's language, named by its index.
+  @Test func aLanguageCutsARun() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let result = try font.shape(
+      "abc def ghi", options: Self.options([TextSpan(4..<7, language: Language(harfBuzzString: "tr"))]))
+    #expect(result.runs.map(\.range) == [0..<4, 4..<7, 7..<11])
+    #expect(result.runs.map(\.span) == [nil, 0, nil])
+    #expect(result.runs[1].language?.identifier == "tr")
+    #expect(result.glyphs.map(\.id) == (try font.shape("abc def ghi")).glyphs.map(\.id))
+  }
+
+  /// A span in another font: its run is shaped with that font (the paragraph's own has no
+  /// Hebrew), named as the run's font, not as a fallback.
+  @Test func aFontSpanShapesWithItsFont() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let text = "abc שלום def"
+    let result = try font.shape(text, options: Self.options([TextSpan(4..<8, fontFile: Paths.hebrew)]))
+    let hebrew = try #require(result.runs.first { $0.span == 0 })
+    #expect(hebrew.font.file == Paths.hebrew && !hebrew.isFallback)
+    #expect(!hebrew.glyphs.contains { $0.id == 0 })
+    #expect(result.missingCharacters.isEmpty)
+    var alone = ShapeOptions(direction: .rightToLeft)
+    alone.script = try Script(parsing: "Hebr")
+    let hebrewFont = try ShapingFont(
+      file: Paths.hebrew, options: .init(size: .scale(x: font.scale.x, y: font.scale.y)))
+    #expect(hebrew.glyphs.map(\.id) == (try hebrewFont.shape("שלום", options: alone)).glyphs.map(\.id))
+    #expect(
+      hebrew.glyphs.map(\.xAdvance) == (try hebrewFont.shape("שלום", options: alone)).glyphs.map(\.xAdvance))
+  }
+
+  /// Spans at another size: positions stay in 26.6 points, the span's glyphs twice as wide at
+  /// twice the size.
+  @Test func aSizeSpanIsLaidOutInTheSameUnit() throws {
+    let font = try ShapingFont(file: Paths.latin, options: .init(size: .points(12)))
+    let result = try font.shape("ab cd ef", options: Self.options([TextSpan(3..<5, points: 24)]))
+    let big = try #require(result.runs.first { $0.span == 0 })
+    let at24 = try ShapingFont(file: Paths.latin, options: .init(size: .points(24))).shape("cd")
+    let at12 = try font.shape("cd")
+    #expect(big.glyphs.map(\.xAdvance) == at24.glyphs.map(\.xAdvance))
+    #expect(at24.glyphs[0].xAdvance > at12.glyphs[0].xAdvance * 19 / 10)
+  }
+
+  /// Lines: a paragraph with spans breaks to a width as one without, its runs keeping their
+  /// fonts, and a line's ascent from its tallest run.
+  @Test func spansGoOnAcrossLines() throws {
+    let font = try ShapingFont(file: Paths.latin, options: .init(size: .points(12)))
+    var options = Self.options([
+      TextSpan(10..<20, points: 30), TextSpan(0..<5, features: [try Feature(parsing: "-kern")]),
+    ])
+    options.lineWidth = 64 * 160
+    let result = try font.shape("Some words in a sentence that goes on and on", options: options)
+    let lines = try #require(result.lines)
+    #expect(lines.count > 1)
+    for line in lines { #expect(line.visibleAdvance <= options.lineWidth!) }
+    let tall = try #require(lines.first { $0.runs.contains { $0.span == 0 } })
+    let short = try #require(lines.last)
+    #expect(tall.ascent > short.ascent)
+  }
+
+  /// Bad spans are one-line errors naming the span.
+  @Test(arguments: [
+    ([TextSpan(0..<40)], "span 1"),
+    (
+      [
+        TextSpan(0..<4, language: Language(harfBuzzString: "tr")),
+        TextSpan(2..<6, language: Language(harfBuzzString: "de")),
+      ], "span 2"
+    ),
+    ([TextSpan(0..<4, points: 20)], "span 1"),
+    ([TextSpan(0..<4, features: [try! Feature(parsing: "kern[1:2]")])], "span 1"),
+    ([TextSpan(0..<4), TextSpan(1..<3, fontFile: "/no/such/font.ttf")], "span 2"),
+  ])
+  func badSpansAreErrors(_ spans: [TextSpan], input: String) throws {
+    let font = try ShapingFont(file: Paths.latin)
+    #expect {
+      try font.shape("abc def", options: Self.options(spans))
+    } throws: { error in
+      guard let error = error as? ShapingError else { return false }
+      return error.input == input && !error.description.contains("\n")
+    }
+  }
+
+  /// A span reads back as it was written, in SwiftShape's JSON keys.
+  @Test func aSpanRoundTrips() throws {
+    let span = TextSpan(
+      2..<9, fontFile: "a.ttf", faceIndex: 1, points: 14, variations: [try Variation(parsing: "wght=700")],
+      language: Language(harfBuzzString: "sr"), features: [try Feature(parsing: "smcp")])
+    let data = try JSONEncoder().encode(span)
+    #expect(try JSONDecoder().decode(TextSpan.self, from: data) == span)
+    let json = String(decoding: data, as: UTF8.self)
+    #expect(json.contains("\"font_file\"") && json.contains("\"face_index\""))
+  }
+}
