@@ -49,6 +49,7 @@ public struct TextSpan: Sendable, Hashable, Codable {
     case start, end, fontFile = "font_file", faceIndex = "face_index", points, variations, language, features
   }
 
+  /// Reads a span from SwiftShape's JSON form (`start`, `end`, and the settings it has).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     start = try container.decode(Int.self, forKey: .start)
@@ -61,6 +62,7 @@ public struct TextSpan: Sendable, Hashable, Codable {
     features = try container.decodeIfPresent([Feature].self, forKey: .features) ?? []
   }
 
+  /// Writes the span in SwiftShape's JSON form, leaving out the settings it does not have.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(start, forKey: .start)
