@@ -230,3 +230,81 @@ struct SpanStyles {
     }
   }
 }
+
+extension TextSpan {
+  /// The keys of the command line's span syntax (`--span START:END:KEY=VALUE;…`).
+  public static let syntaxKeys = ["font-file", "face-index", "size", "variations", "language", "features"]
+
+  /// Reads the command line's span syntax: `START:END` in the cluster unit, then optionally `:`
+  /// and settings `KEY=VALUE` separated by `;` — `font-file`, `face-index`, `size` (points),
+  /// `variations` and `features` (lists separated by commas, as `--variations` and `--features`
+  /// take them), `language`.
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` naming `input` and the value for anything
+  ///   else: a range that is not two whole numbers, an unknown key, a value that does not parse,
+  ///   a key given twice.
+  public init(parsing text: String, input: String = "--span") throws {
+    func fail(_ reason: String) -> ShapingError {
+      ShapingError(.invalidArgument, input: "\(input)=\(text)", reason: reason)
+    }
+    let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count >= 2, let start = Int(parts[0]), let end = Int(parts[1]), start >= 0, end >= start
+    else {
+      throw fail("not a span (START:END[:KEY=VALUE;…], START and END whole numbers, END not before START)")
+    }
+    self.init(start..<end)
+    guard parts.count == 3 else { return }
+    var seen: Set<String> = []
+    for setting in parts[2].split(separator: ";") {
+      let pair = setting.split(separator: "=", maxSplits: 1)
+      let key = String(pair[0])
+      let value = pair.count == 2 ? String(pair[1]) : ""
+      guard Self.syntaxKeys.contains(key) else {
+        throw fail("unknown key '\(key)' (\(Self.syntaxKeys.joined(separator: ", ")))")
+      }
+      guard seen.insert(key).inserted else { throw fail("'\(key)' is given twice") }
+      guard !value.isEmpty else { throw fail("'\(key)' needs a value") }
+      do {
+        switch key {
+        case "font-file": fontFile = value
+        case "face-index":
+          guard let index = Int(value), index >= 0 else {
+            throw fail("face-index must be a whole number from 0")
+          }
+          faceIndex = index
+        case "size":
+          guard let points = Double(value) else { throw fail("size must be a number of points") }
+          _ = try FontSize.checkedPoints(points, input: "size")
+          self.points = points
+        case "variations": variations = try Variation.parseList(value)
+        case "features": features = try Feature.parseList(value)
+        default:
+          guard let language = Language(harfBuzzString: value) else {
+            throw fail("not a language: '\(value)'")
+          }
+          self.language = language
+        }
+      } catch let error as HarfBuzzError {
+        throw fail(error.description)
+      } catch let error as ShapingError where error.input == "size" {
+        throw fail(error.reason)
+      }
+    }
+  }
+
+  /// The span in the command line's syntax, which `init(parsing:)` reads back.
+  public var syntax: String {
+    var settings: [String] = []
+    if let fontFile { settings.append("font-file=\(fontFile)") }
+    if let faceIndex { settings.append("face-index=\(faceIndex)") }
+    if let points {
+      settings.append("size=\(points == points.rounded() ? String(Int(points)) : String(points))")
+    }
+    if !variations.isEmpty {
+      settings.append("variations=\(variations.map(\.description).joined(separator: ","))")
+    }
+    if let language { settings.append("language=\(language.identifier)") }
+    if !features.isEmpty { settings.append("features=\(features.map(\.description).joined(separator: ","))") }
+    return "\(start):\(end)" + (settings.isEmpty ? "" : ":" + settings.joined(separator: ";"))
+  }
+}

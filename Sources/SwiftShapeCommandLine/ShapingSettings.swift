@@ -134,6 +134,14 @@ package struct ShapingSettings: Sendable, Equatable {
           help:
             "Shape each line as a paragraph: bidi levels, runs of one script and direction, in visual order (SwiftShape's, not hb-shape's)."
         ) { $0.shaping.options.paragraph = $0.shaping.options.paragraph ?? .auto },
+        .value(
+          "--span", valueName: "start:end:key=value;…",
+          help:
+            "A range of the paragraph (in the cluster unit) with its own font-file, face-index, size (points), variations, language or features; repeatable; implies --paragraph."
+        ) {
+          $0.shaping.options.spans.append(try TextSpan(parsing: $1))
+          $0.shaping.options.paragraph = $0.shaping.options.paragraph ?? .auto
+        },
         .choice(
           "--base-direction", valueName: "auto|ltr|rtl",
           help:

@@ -517,6 +517,10 @@ struct RecordCase: Sendable, CustomTestStringConvertible {
       RecordCase(
         options: ["--paragraph", "--width", "900", "--break-anywhere"], key: "break_anywhere",
         text: "officeofficeoffice"),
+      RecordCase(
+        options: [
+          "--span", "0:6:features=-liga", "--span", "7:11:font-file=\(Paths.hebrew);language=he",
+        ], key: "spans", text: "office שלום office"),
     ]
     + (EngineFeature.syntheticBold.isAvailable
       ? [

@@ -46,6 +46,13 @@ struct RequestKeyTests {
     options.lineWidth = 900
     options.alignment = .center
     options.breaksAnywhere = true
+    options.spans = [
+      TextSpan(0..<2, features: [try Feature(parsing: "-kern")]),
+      TextSpan(
+        1..<3, fontFile: "fonts/c.ttf", faceIndex: 1, points: 14.5,
+        variations: [try Variation(parsing: "wght=700")],
+        language: try Language(parsing: "sr")),
+    ]
     options.includeGlyphNames = false
     options.includeExtents = true
     request.options = options

@@ -1,0 +1,75 @@
+import Foundation
+import TestFixtures
+import Testing
+
+/// Spans on the command line: `--span START:END:KEY=VALUE;…`, the runs they make in the JSON,
+/// requests, and bad input.
+@Suite("Spans on the command line")
+struct SpanCommandTests {
+  /// A span in the Hebrew font: its run is shaped with it and names the span; a features span
+  /// stays in its run. `--span` implies `--paragraph`.
+  @Test func aSpanNamesItsRun() throws {
+    let result = try swiftshape([
+      "shape", "-O", "jsonl", "--font-file", Paths.latin, "--span",
+      "4:8:font-file=\(Paths.hebrew);language=he",
+      "--span", "0:3:features=-kern", "abc שלום def",
+    ])
+    #expect(result.status == 0, "\(result.err)")
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    let entry = try #require((document["results"] as? [[String: Any]])?.first)
+    let runs = try #require(entry["runs"] as? [[String: Any]])
+    let spanned = runs.filter { $0["span"] as? Int == 0 }
+    #expect(spanned.count == 1)
+    #expect((spanned.first?["font"] as? [String: Any])?["file"] as? String == Paths.hebrew)
+    #expect(spanned.first?["language"] as? String == "he")
+    #expect(runs.filter { $0["span"] != nil }.count == 1)
+  }
+
+  /// A request line's `spans` are objects; an unknown member is the request's one-line error.
+  @Test func requestsTakeSpanObjects() throws {
+    let good =
+      #"{"id": 1, "font": "\#(Paths.latin)", "text": "abc שלום", "spans": [{"start": 4, "end": 8, "font_file": "\#(Paths.hebrew)"}]}"#
+    let bad =
+      #"{"id": 2, "font": "\#(Paths.latin)", "text": "abc", "spans": [{"start": 0, "end": 2, "size": 3}]}"#
+    let result = try swiftshape(["shape", "--requests", "-"], stdin: Data((good + "\n" + bad + "\n").utf8))
+    let lines = result.out.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines[0].contains("\"span\":0") && lines[0].contains("NotoSansHebrew"))
+    #expect(lines[1].contains("\"error\"") && lines[1].contains("not \\\"size\\\""), "\(lines[1])")
+  }
+
+  @Test(arguments: [
+    (["--span", "4", "abc"], "--span=4: not a span"),
+    (["--span", "2:1", "abc"], "--span=2:1: not a span"),
+    (["--span", "0:2:colour=red", "abc"], "--span=0:2:colour=red: unknown key 'colour'"),
+    (["--span", "0:2:size=0", "abc"], "--span=0:2:size=0: not a point size"),
+    (["--span", "0:2:features=+", "abc"], "--span=0:2:features=+"),
+    (["--span", "0:9", "abc"], "span 1: 0:9 is not a range of the text (0 to 3)"),
+    (
+      ["--span", "0:2:size=20", "abc"], "span 1: a size in points needs the paragraph's font sized in points"
+    ),
+    (["--span", "0:2:font-file=/no/such.ttf", "abc"], "span 1: /no/such.ttf"),
+    (
+      ["--span", "0:2:language=tr", "--span", "1:3:language=de", "abc"],
+      "span 2: overlaps span 1 and sets the same setting differently"
+    ),
+  ])
+  func badSpans(arguments: [String], message: String) throws {
+    let result = try swiftshape(["shape", "--font-file", Paths.latin] + arguments)
+    #expect(result.status != 0)
+    #expect(result.err.hasPrefix("swiftshape: error: \(message)"), "\(result.err)")
+    #expect(result.err.split(separator: "\n").count == 1)
+    #expect(result.out.isEmpty)
+  }
+
+  /// Render says what it cannot draw yet rather than drawing a span's glyphs with another font.
+  @Test func renderRefusesSpanFonts() throws {
+    let result = try swiftshape([
+      "render", "--font-file", Paths.latin, "--span", "0:2:font-file=\(Paths.hebrew)", "ab",
+    ])
+    #expect(result.status == 64)
+    #expect(result.err.contains("render draws spans of language and features only"))
+    #expect(result.out.isEmpty)
+  }
+}
