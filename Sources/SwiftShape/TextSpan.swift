@@ -308,3 +308,30 @@ extension TextSpan {
     return "\(start):\(end)" + (settings.isEmpty ? "" : ":" + settings.joined(separator: ";"))
   }
 }
+
+extension ShapingFont {
+  /// The font a run of a paragraph with spans was shaped with (`ShapedRun.span`), for `text`
+  /// shaped with this font and `options`: the style's font of the run's first character; nil for
+  /// a run without a span, a fallback run, or spans that no longer resolve.
+  package func font(ofSpanRun run: ShapedRun, text: String, options: ShapeOptions) -> ShapingFont? {
+    guard run.span != nil, !run.isFallback, !options.spans.isEmpty, let start = run.range?.lowerBound else {
+      return nil
+    }
+    let scalars = Array(text.unicodeScalars)
+    var offsets: [Int] = []
+    offsets.reserveCapacity(scalars.count + 1)
+    var offset = 0
+    var first: Int?
+    for (index, scalar) in scalars.enumerated() {
+      if offset == start { first = index }
+      offsets.append(offset)
+      offset += options.clusterUnit.width(of: scalar)
+    }
+    offsets.append(offset)
+    guard let first,
+      let styles = try? SpanStyles(
+        options.spans, scalarCount: scalars.count, offsets: offsets, font: self, options: options)
+    else { return nil }
+    return styles.styles[styles.styleOfScalar[first]].font
+  }
+}

@@ -51,13 +51,13 @@ extension SVGRenderer {
 
   /// The lines `writeSVG(_:expected:options:to:)` draws for `result` — one, or one per line of a
   /// paragraph broken to a width — or nil when `writeSVG(lines:options:jobs:to:)` cannot draw
-  /// them: a run of a fallback font, a vertical run, or a cluster past 2³² − 1.
+  /// them: a run of a fallback font or of a span, a vertical run, or a cluster past 2³² − 1.
   public static func drawingLines(of result: ShapeResult) -> [DrawingLine]? {
     func line(_ runs: [ShapedRun], x: Int32) -> DrawingLine? {
       var glyphs: [DrawingLine.Glyph] = []
       glyphs.reserveCapacity(runs.reduce(0) { $0 + $1.glyphs.count })
       for run in runs {
-        guard !run.isFallback, run.direction.isHorizontal else { return nil }
+        guard !run.isFallback, run.span == nil, run.direction.isHorizontal else { return nil }
         for glyph in run.glyphs {
           guard let cluster = UInt32(exactly: glyph.cluster) else { return nil }
           glyphs.append(

@@ -8,6 +8,10 @@ import SwiftShapeDefaultFont
 /// glyph ID in the order they first appear, so SVGs can be golden files.
 public final class SVGRenderer {
   let font: ShapingFont
+  /// The options the results were shaped with, as far as they tell the fonts of spans
+  /// (`ShapeOptions.spans` and the cluster unit): set them to draw spans in their own fonts and
+  /// sizes.
+  public var spanOptions = ShapeOptions()
   /// The fonts drawn with: `font` first, then the fallback fonts of paragraph runs as they are met.
   private(set) var faces: [RenderFace]
 
@@ -51,9 +55,19 @@ public final class SVGRenderer {
       file: font.identity.file, faceIndex: font.identity.faceIndex, variations: font.options.variations)
   }
 
-  /// The face a run is drawn with: the renderer's font, or for a run of a fallback font, that font
-  /// (opened on first use); the renderer's font when it cannot be opened.
-  func face(of run: ShapedRun) -> Int {
+  /// The face a run is drawn with: the renderer's font, or for a run of a fallback font or of a
+  /// span's font (`spans`, `text` the run's paragraph), that font (opened on first use); the
+  /// renderer's font when it cannot be opened.
+  func face(of run: ShapedRun, text: String) -> Int {
+    if run.span != nil, let spanFont = font.font(ofSpanRun: run, text: text, options: spanOptions) {
+      if spanFont === font { return 0 }
+      if let known = faces.firstIndex(where: { $0.font === spanFont }) { return known }
+      guard let outlines = try? SVGRenderer.outlines(of: spanFont) else { return 0 }
+      let face = RenderFace(font: spanFont, outlines: outlines, prefix: "f\(faces.count)g")
+      face.colorSettings = faces[0].colorSettings
+      faces.append(face)
+      return faces.count - 1
+    }
     guard run.isFallback else { return 0 }
     if let known = faces.firstIndex(where: {
       $0.font.identity.file == run.font.file && $0.font.identity.faceIndex == run.font.faceIndex
@@ -227,7 +241,7 @@ public final class SVGRenderer {
       let resultLines = result.lines.map { $0.map { ($0.runs, Double($0.x)) } } ?? [(result.runs, 0)]
       for (runs, x) in resultLines {
         let glyphs = runs.flatMap { run in
-          let face = face(of: run)
+          let face = face(of: run, text: result.text)
           return run.glyphs.map { ($0, face) }
         }
         add(glyphs, label: expected == nil ? nil : "actual", x: x)

@@ -63,13 +63,24 @@ struct SpanCommandTests {
     #expect(result.out.isEmpty)
   }
 
-  /// Render says what it cannot draw yet rather than drawing a span's glyphs with another font.
-  @Test func renderRefusesSpanFonts() throws {
-    let result = try swiftshape([
-      "render", "--font-file", Paths.latin, "--span", "0:2:font-file=\(Paths.hebrew)", "ab",
-    ])
-    #expect(result.status == 64)
-    #expect(result.err.contains("render draws spans of language and features only"))
-    #expect(result.out.isEmpty)
+  /// Render draws a span's glyphs from its own font at its own size, on the line's baseline: the
+  /// Hebrew glyphs are defined from the second face, and the line is as tall as its tallest run.
+  @Test func renderDrawsSpansInTheirFontsAndSizes() throws {
+    func svg(_ spans: [String]) throws -> String {
+      let result = try swiftshape(
+        ["render", "--font-file", Paths.latin, "--size", "12"] + spans.flatMap { ["--span", $0] } + [
+          "abc שלום"
+        ])
+      #expect(result.status == 0, "\(result.err)")
+      return result.out
+    }
+    func height(_ svg: String) -> Double {
+      let viewBox = svg.components(separatedBy: "viewBox=\"").dropFirst().first?.split(separator: "\"").first
+      return viewBox.flatMap { Double($0.split(separator: " ")[3]) } ?? 0
+    }
+    let plain = try svg([])
+    let spanned = try svg(["4:8:font-file=\(Paths.hebrew);size=24"])
+    #expect(!plain.contains("id=\"f1g") && spanned.contains("id=\"f1g"))
+    #expect(height(spanned) > 1.5 * height(plain), "\(height(spanned)) \(height(plain))")
   }
 }

@@ -143,7 +143,9 @@ extension SwiftShapeCommand {
         let fontPart = result.font.map { "-" + Fixture.stem($0) } ?? ""
         let path = "\(folder)/\(base)-case\(result.testCase.index)\(fontPart).svg"
         let out = try Output.file(path)
-        out.write(try SVGRenderer(font: font).svgBytes([shaped], expected: expected, options: options))
+        let renderer = try SVGRenderer(font: font)
+        renderer.spanOptions = result.testCase.request.options
+        out.write(renderer.svgBytes([shaped], expected: expected, options: options))
         try out.commit()
       }
     }

@@ -163,14 +163,6 @@ struct RenderSettings: ShapingCommandSettings {
         .invalidArgument, input: "--annotate", reason: "annotations are drawn in SVG only (-O svg)")
     }
     var request = try shapingRequest()
-    // A span's font, size or variations would need its own faces and scale in the drawing.
-    if let span = request.options.spans.first(where: {
-      $0.fontFile != nil || $0.faceIndex != nil || $0.points != nil || !$0.variations.isEmpty
-    }) {
-      throw ShapingError(
-        .invalidArgument, input: "--span=\(span.syntax)",
-        reason: "render draws spans of language and features only, not yet of a font, size or variations")
-    }
     let resolved = try request.resolveFont(cache: nil)
     for note in resolved.notes { Diagnostics.printNote(note) }
     let font = resolved.font
@@ -197,6 +189,7 @@ struct RenderSettings: ShapingCommandSettings {
     let results = try shaper.document(lines).entries.map(\.result)
     let expected = try expect.map { try expectedGlyphs($0, font: font) }
     let renderer = try SVGRenderer(font: font)
+    renderer.spanOptions = request.options
     if palette > 0 {
       let count = renderer.paletteCount
       guard palette < count else {
