@@ -234,10 +234,10 @@ extension FontFallback {
     }
     let all = Array(0...count)
     let colorFirst = all.filter { $0 > 0 && isColor($0 - 1) } + all.filter { $0 == 0 || !isColor($0 - 1) }
-    /// The first font that has the whole cluster, else the paragraph's own.
-    func firstCovering(_ cluster: Range<Int>) -> Int {
+    /// The first font that has the whole cluster; nil when none has.
+    func firstCovering(_ cluster: Range<Int>) -> Int? {
       let order = emoji && FallbackTraits.isEmojiCluster(cluster.map { traits[$0] }) ? colorFirst : all
-      return order.first { covers($0, cluster) } ?? 0
+      return order.first { covers($0, cluster) }
     }
 
     let clusters = try GraphemeClusters.ranges(scalars)
@@ -251,17 +251,34 @@ extension FontFallback {
     var chosen = [Int](repeating: 0, count: clusters.count)
     for (index, cluster) in clusters.enumerated() {
       let follows = cluster.allSatisfy { !traits[$0].isDisjoint(with: [.spaceOrPunctuation, .ignorable]) }
-      if follows, index > 0, levels[clusters[index - 1].lowerBound] == levels[cluster.lowerBound],
-        covers(chosen[index - 1], cluster)
+      if follows, index > 0, chosen[index - 1] >= 0,
+        levels[clusters[index - 1].lowerBound] == levels[cluster.lowerBound], covers(chosen[index - 1], cluster)
       {
         chosen[index] = chosen[index - 1]
       } else {
-        chosen[index] = firstCovering(cluster)
+        // -1: no font has the whole cluster, which is cut between fonts below.
+        chosen[index] = firstCovering(cluster) ?? -1
       }
     }
     var fonts = [Int](repeating: 0, count: scalars.count)
     for (index, cluster) in clusters.enumerated() {
-      for scalar in cluster { fonts[scalar] = chosen[index] }
+      guard chosen[index] < 0 else {
+        for scalar in cluster { fonts[scalar] = chosen[index] }
+        continue
+      }
+      // A cluster no one font has whole (a Hebrew point on an Arabic letter, a keycap the color
+      // font lacks for that digit) is cut as Pango cuts it: each character in the font of the one
+      // before it when that font has it, else in the first font that has it, else in the font of
+      // the character before (the base in the paragraph's own font when none has it).
+      var previous: Int?
+      for scalar in cluster {
+        if let previous, covers(previous, scalar..<(scalar + 1)) {
+          fonts[scalar] = previous
+        } else {
+          fonts[scalar] = all.first { covers($0, scalar..<(scalar + 1)) } ?? previous ?? 0
+        }
+        previous = fonts[scalar]
+      }
     }
     return fonts
   }
