@@ -252,7 +252,8 @@ extension FontFallback {
     for (index, cluster) in clusters.enumerated() {
       let follows = cluster.allSatisfy { !traits[$0].isDisjoint(with: [.spaceOrPunctuation, .ignorable]) }
       if follows, index > 0, chosen[index - 1] >= 0,
-        levels[clusters[index - 1].lowerBound] == levels[cluster.lowerBound], covers(chosen[index - 1], cluster)
+        levels[clusters[index - 1].lowerBound] == levels[cluster.lowerBound],
+        covers(chosen[index - 1], cluster)
       {
         chosen[index] = chosen[index - 1]
       } else {
