@@ -9,9 +9,11 @@ import SwiftShapeUnicode
 /// Each grapheme cluster of a paragraph takes the first font that has all its characters
 /// (default ignorables — joiners, variation selectors, bidi controls — need no font); a cluster
 /// drawn as an emoji tries the color fonts first; a space or a punctuation mark stays in the font
-/// of the text before it when that font has it and the two are at the same bidi level. A cluster no font
-/// has is drawn with the paragraph's own font (its `.notdef`) and listed in the result's
-/// `missingCharacters`.
+/// of the text before it when that font has it and the two are at the same bidi level. A cluster no
+/// one font has whole is cut between fonts, each character in the font of the one before it when
+/// that font has it, else in the first font that has it; a character no font has is drawn with the
+/// font of the one before it (the paragraph's own at a cluster's start, its `.notdef`) and listed
+/// in the result's `missingCharacters`.
 ///
 /// Fonts are loaded when a cluster first needs them and kept: share one fallback between lines
 /// and requests. Safe to use from several threads.
