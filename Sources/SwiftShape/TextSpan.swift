@@ -18,6 +18,9 @@ public struct TextSpan: Sendable, Hashable, Codable {
   public var end: Int
   /// A font file for the span's text; nil for the paragraph's font.
   public var fontFile: String?
+  /// A font by fontconfig pattern (`Noto Sans:bold`), found through `TextSpan.fontLocator`; nil
+  /// for none. A span names its font one way only.
+  public var fontPattern: String?
   /// The face in `fontFile`; nil for 0 (or, without `fontFile`, the paragraph's face).
   public var faceIndex: Int?
   /// A size in points (the paragraph's font must be sized in points too, so that every run's
@@ -32,21 +35,24 @@ public struct TextSpan: Sendable, Hashable, Codable {
 
   /// A span of `start..<end` with the settings given.
   public init(
-    _ range: Range<Int>, fontFile: String? = nil, faceIndex: Int? = nil, points: Double? = nil,
-    variations: [Variation] = [], language: Language? = nil, features: [Feature] = []
+    _ range: Range<Int>, fontFile: String? = nil, fontPattern: String? = nil, faceIndex: Int? = nil,
+    points: Double? = nil, variations: [Variation] = [], language: Language? = nil, features: [Feature] = []
   ) {
     (start, end) = (range.lowerBound, range.upperBound)
+    self.fontPattern = fontPattern
     (self.fontFile, self.faceIndex, self.points, self.variations) = (fontFile, faceIndex, points, variations)
     (self.language, self.features) = (language, features)
   }
 
   /// Whether the span sets anything that cuts runs (rather than only features).
   var cutsRuns: Bool {
-    fontFile != nil || faceIndex != nil || points != nil || !variations.isEmpty || language != nil
+    fontFile != nil || fontPattern != nil || faceIndex != nil || points != nil || !variations.isEmpty
+      || language != nil
   }
 
   private enum CodingKeys: String, CodingKey {
-    case start, end, fontFile = "font_file", faceIndex = "face_index", points, variations, language, features
+    case start, end, fontFile = "font_file", fontPattern = "font", faceIndex = "face_index", points, variations
+    case language, features
   }
 
   /// Reads a span from SwiftShape's JSON form (`start`, `end`, and the settings it has).
@@ -55,6 +61,7 @@ public struct TextSpan: Sendable, Hashable, Codable {
     start = try container.decode(Int.self, forKey: .start)
     end = try container.decode(Int.self, forKey: .end)
     fontFile = try container.decodeIfPresent(String.self, forKey: .fontFile)
+    fontPattern = try container.decodeIfPresent(String.self, forKey: .fontPattern)
     faceIndex = try container.decodeIfPresent(Int.self, forKey: .faceIndex)
     points = try container.decodeIfPresent(Double.self, forKey: .points)
     variations = try container.decodeIfPresent([Variation].self, forKey: .variations) ?? []
@@ -68,12 +75,24 @@ public struct TextSpan: Sendable, Hashable, Codable {
     try container.encode(start, forKey: .start)
     try container.encode(end, forKey: .end)
     try container.encodeIfPresent(fontFile, forKey: .fontFile)
+    try container.encodeIfPresent(fontPattern, forKey: .fontPattern)
     try container.encodeIfPresent(faceIndex, forKey: .faceIndex)
     try container.encodeIfPresent(points, forKey: .points)
     if !variations.isEmpty { try container.encode(variations, forKey: .variations) }
     try container.encodeIfPresent(language, forKey: .language)
     if !features.isEmpty { try container.encode(features, forKey: .features) }
   }
+}
+
+extension TextSpan {
+  /// Finds the font file and face of a font pattern (`fontPattern`); SwiftShapeRequests installs
+  /// fontconfig's match (`fc-match`) before it shapes requests with spans. nil: patterns cannot be
+  /// resolved, and a span with one is an error.
+  public static var fontLocator: (@Sendable (String) throws -> (file: String, faceIndex: Int))? {
+    get { locator.withLock { $0 } }
+    set { locator.withLock { $0 = newValue } }
+  }
+  private static let locator = Protected<(@Sendable (String) throws -> (file: String, faceIndex: Int))?>(nil)
 }
 
 /// A paragraph's spans resolved against its text and font: the style of each scalar, and the
@@ -160,6 +179,9 @@ struct SpanStyles {
         ranged.end = UInt32(span.end)
         features.append(ranged)
       }
+      if span.fontFile != nil, span.fontPattern != nil {
+        throw fail(index, "give the span's font one way (a file or a pattern)")
+      }
       ranges.append(scalarAt[span.start]..<scalarAt[span.end])
     }
     // Conflicts: two overlapping spans that set one setting to different values.
@@ -167,7 +189,9 @@ struct SpanStyles {
       for b in (a + 1)..<spans.count where spans[b].cutsRuns && ranges[a].overlaps(ranges[b]) {
         let second = spans[b]
         func differ<T: Equatable>(_ x: T?, _ y: T?) -> Bool { x != nil && y != nil && x != y }
-        if differ(first.fontFile, second.fontFile) || differ(first.faceIndex, second.faceIndex)
+        if differ(first.fontFile, second.fontFile) || differ(first.fontPattern, second.fontPattern)
+          || (first.fontFile != nil && second.fontPattern != nil)
+          || (first.fontPattern != nil && second.fontFile != nil) || differ(first.faceIndex, second.faceIndex)
           || differ(first.points, second.points) || differ(first.language, second.language)
           || (!first.variations.isEmpty && !second.variations.isEmpty
             && first.variations != second.variations)
@@ -179,6 +203,7 @@ struct SpanStyles {
     // Each scalar's settings, then one style for each combination met.
     struct Key: Hashable {
       var fontFile: String?
+      var fontPattern: String?
       var faceIndex: Int?
       var points: Double?
       var variations: [Variation] = []
@@ -192,6 +217,7 @@ struct SpanStyles {
       var firstSpan: Int?
       for (index, span) in spans.enumerated() where span.cutsRuns && ranges[index].contains(scalar) {
         key.fontFile = key.fontFile ?? span.fontFile
+        key.fontPattern = key.fontPattern ?? span.fontPattern
         key.faceIndex = key.faceIndex ?? span.faceIndex
         key.points = key.points ?? span.points
         if key.variations.isEmpty { key.variations = span.variations }
@@ -206,19 +232,30 @@ struct SpanStyles {
       if let points = key.points { fontOptions.size = .points(points) }
       if !key.variations.isEmpty { fontOptions.variations = key.variations }
       let styleFont: ShapingFont
-      if key.fontFile == nil, key.faceIndex == nil, fontOptions == font.options {
+      if key.fontFile == nil, key.fontPattern == nil, key.faceIndex == nil, fontOptions == font.options {
         styleFont = font
       } else {
         do {
-          if let file = key.fontFile {
+          var file = key.fontFile
+          var faceIndex = key.faceIndex
+          if let pattern = key.fontPattern {
+            guard let locate = TextSpan.fontLocator else {
+              throw ShapingError(
+                .invalidArgument, input: "'\(pattern)'",
+                reason: "a font pattern needs fontconfig (TextSpan.fontLocator)")
+            }
+            let found = try locate(pattern)
+            (file, faceIndex) = (found.file, faceIndex ?? found.faceIndex)
+          }
+          if let file {
             // A span's own font at the paragraph font's scale, as a fallback font is, unless the
             // span sets a size.
             if key.points == nil, font.options.size == .unitsPerEm {
               fontOptions.size = .scale(x: font.scale.x, y: font.scale.y)
             }
-            styleFont = try Self.fonts.font(file: file, faceIndex: key.faceIndex ?? 0, options: fontOptions)
+            styleFont = try Self.fonts.font(file: file, faceIndex: faceIndex ?? 0, options: fontOptions)
           } else {
-            styleFont = try Self.derived(from: font, faceIndex: key.faceIndex, options: fontOptions)
+            styleFont = try Self.derived(from: font, faceIndex: faceIndex, options: fontOptions)
           }
         } catch let error as ShapingError {
           throw ShapingError(error.kind, input: "span \((firstSpan ?? 0) + 1)", reason: error.description)
@@ -233,10 +270,13 @@ struct SpanStyles {
 
 extension TextSpan {
   /// The keys of the command line's span syntax (`--span START:END:KEY=VALUE;…`).
-  public static let syntaxKeys = ["font-file", "face-index", "size", "variations", "language", "features"]
+  public static let syntaxKeys = [
+    "font-file", "font", "face-index", "size", "variations", "language", "features",
+  ]
 
   /// Reads the command line's span syntax: `START:END` in the cluster unit, then optionally `:`
-  /// and settings `KEY=VALUE` separated by `;` — `font-file`, `face-index`, `size` (points),
+  /// and settings `KEY=VALUE` separated by `;` — `font-file`, `font` (a fontconfig pattern),
+  /// `face-index`, `size` (points),
   /// `variations` and `features` (lists separated by commas, as `--variations` and `--features`
   /// take them), `language`.
   ///
@@ -267,6 +307,7 @@ extension TextSpan {
       do {
         switch key {
         case "font-file": fontFile = value
+        case "font": fontPattern = value
         case "face-index":
           guard let index = Int(value), index >= 0 else {
             throw fail("face-index must be a whole number from 0")
@@ -296,6 +337,7 @@ extension TextSpan {
   public var syntax: String {
     var settings: [String] = []
     if let fontFile { settings.append("font-file=\(fontFile)") }
+    if let fontPattern { settings.append("font=\(fontPattern)") }
     if let faceIndex { settings.append("face-index=\(faceIndex)") }
     if let points {
       settings.append("size=\(points == points.rounded() ? String(Int(points)) : String(points))")

@@ -572,7 +572,7 @@ extension String {
 extension TextSpan {
   /// The members a span object may have.
   static let memberNames = [
-    "start", "end", "font_file", "face_index", "points", "variations", "language", "features",
+    "start", "end", "font_file", "font", "face_index", "points", "variations", "language", "features",
   ]
 
   /// A span object of a request or fixture: `start` and `end` in the cluster unit, and any of
@@ -590,6 +590,7 @@ extension TextSpan {
       case "start": start = try nested.whole(member, in: 0...Double(Int32.max), "a whole number from 0")
       case "end": end = try nested.whole(member, in: 0...Double(Int32.max), "a whole number from 0")
       case "font_file": fontFile = nested.path(try nested.string(member))
+      case "font": fontPattern = try nested.string(member)
       case "face_index":
         faceIndex = try nested.whole(member, in: 0...Double(Int32.max), "a whole number from 0")
       case "points":
@@ -619,6 +620,7 @@ extension TextSpan {
   func json(_ writing: KeyWriting) -> String {
     var members = ["\"start\": \(start)", "\"end\": \(end)"]
     if let fontFile { members.append("\"font_file\": " + JSONText.string(writing.path(fontFile))) }
+    if let fontPattern { members.append("\"font\": " + JSONText.string(fontPattern)) }
     if let faceIndex { members.append("\"face_index\": \(faceIndex)") }
     if let points { members.append("\"points\": " + JSONText.number(points)) }
     if !variations.isEmpty {

@@ -178,6 +178,7 @@ public struct ShapingRequest: Sendable, Hashable {
   ///
   /// - Throws: what `resolve` and `fallback` throw.
   public func resolveFont(cache: FontCache?) throws -> FontSpecification.Resolved {
+    if options.spans.contains(where: { $0.fontPattern != nil }) { Self.installSpanFontLocator() }
     var resolved = try font.resolve(cache: cache)
     if options.paragraph != nil,
       let fallback = try font.fallback(for: resolved, language: options.language, cache: cache)
@@ -185,5 +186,19 @@ public struct ShapingRequest: Sendable, Hashable {
       resolved.font = resolved.font.withFallback(fallback)
     }
     return resolved
+  }
+}
+
+extension ShapingRequest {
+  /// Lets spans name their fonts by fontconfig pattern (`TextSpan.fontLocator`): a path of an
+  /// existing file as it is, else the face fontconfig matches, as `--font` takes them.
+  static func installSpanFontLocator() {
+    guard TextSpan.fontLocator == nil else { return }
+    TextSpan.fontLocator = { pattern in
+      switch try FontLocator.resolve(pattern) {
+      case .file(let path, _): (path, 0)
+      case .match(let match): (match.file, match.faceIndex)
+      }
+    }
   }
 }
