@@ -215,7 +215,10 @@ extension FontFallback {
   /// nil when `primary` has every character (and no cluster is an emoji the list has a color font
   /// for): the rules are those of the type's description, the text before or after a space being
   /// that of the same bidi level (`runs`, the paragraph's runs of one level and script).
-  func fonts(for scalars: [Unicode.Scalar], runs: [TextRun], primary: ShapingFont) throws -> [Int]? {
+  func fonts(for scalars: [Unicode.Scalar], runs: [TextRun], primary: ShapingFont, styles: [Int]? = nil)
+    throws
+    -> [Int]?
+  {
     let traits = try FallbackTraits.of(scalars)
     let emoji = hasColorFont && !primary.isColorFont
     let primaryHasAll = scalars.indices.allSatisfy { index in
@@ -253,7 +256,10 @@ extension FontFallback {
     var chosen = [Int](repeating: 0, count: clusters.count)
     for (index, cluster) in clusters.enumerated() {
       let follows = cluster.allSatisfy { !traits[$0].isDisjoint(with: [.spaceOrPunctuation, .ignorable]) }
-      if follows, index > 0, chosen[index - 1] >= 0,
+      // (Nor across the edge of a span's style: Pango's items end there too.)
+      let sameStyle =
+        index > 0 && (styles.map { $0[clusters[index - 1].lowerBound] == $0[cluster.lowerBound] } ?? true)
+      if follows, index > 0, chosen[index - 1] >= 0, sameStyle,
         levels[clusters[index - 1].lowerBound] == levels[cluster.lowerBound],
         covers(chosen[index - 1], cluster)
       {

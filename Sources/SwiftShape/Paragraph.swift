@@ -80,7 +80,8 @@ extension ShapingFont {
     var runFonts: [(font: ShapingFont, style: Int, isFallback: Bool)] = []
     do {
       let itemized = try ItemizedParagraph(scalars, base: base)
-      let fonts = try fallback?.fonts(for: scalars, runs: itemized.runs, primary: self)
+      let fonts = try fallback?.fonts(
+        for: scalars, runs: itemized.runs, primary: self, styles: styles?.styleOfScalar)
       if let styles {
         paragraph = itemized.splittingRuns(
           byFonts: styledFonts(scalars, styles: styles, fallbackFonts: fonts, into: &runFonts))
@@ -261,7 +262,11 @@ extension ShapingFont {
       let style = styles.styleOfScalar[index]
       let styleFont = styles.styles[style].font
       var fallbackIndex = fallbackFonts?[index] ?? 0
-      if fallbackIndex > 0, styleFont !== self, styleFont.font.nominalGlyph(for: scalars[index]) != nil {
+      // A span's own font takes what it has before the fallback fonts; a span of this font at
+      // another size or with other variations falls back as this font does.
+      if fallbackIndex > 0, styles.styles[style].ownsFont,
+        styleFont.font.nominalGlyph(for: scalars[index]) != nil
+      {
         fallbackIndex = 0
       }
       let key = Key(style: style, fallback: fallbackIndex)
@@ -269,9 +274,18 @@ extension ShapingFont {
         fonts[index] = known
         continue
       }
-      let font =
-        fallbackIndex > 0
-        ? (fallback?.font(fallbackIndex - 1, for: self) ?? styleFont) : styleFont
+      // A fallback font at the style's size (one given loaded at this font's size is made again
+      // at the style's).
+      var font = styleFont
+      if fallbackIndex > 0, let fallbackFont = fallback?.font(fallbackIndex - 1, for: styleFont) {
+        font = fallbackFont
+        if styleFont.options.size != self.options.size, fallbackFont.options.size == self.options.size {
+          var options = fallbackFont.options
+          options.size = styleFont.options.size
+          font =
+            (try? SpanStyles.derived(from: fallbackFont, faceIndex: nil, options: options)) ?? fallbackFont
+        }
+      }
       indexOf[key] = runFonts.count
       fonts[index] = runFonts.count
       runFonts.append((font, style, fallbackIndex > 0))

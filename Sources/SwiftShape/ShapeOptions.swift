@@ -62,6 +62,9 @@ public struct ShapeOptions: Sendable, Hashable, Codable {
   /// features: `TextSpan`); text with spans is shaped as a paragraph (`paragraph`, `.auto` when
   /// nil).
   public var spans: [TextSpan] = []
+  /// Read the text as markup (`MarkupText`: `<span>`, `<b>`, `<i>`): its elements become spans and
+  /// the result's text is the text without them.
+  public var readsMarkup: Bool = false
 
   /// Options with each setting given; the defaults are hb-shape's.
   public init(

@@ -37,6 +37,15 @@ extension ShapingFont {
   public func shape(_ text: String, options: ShapeOptions = ShapeOptions(), into result: inout ShapeResult)
     throws
   {
+    if options.readsMarkup {
+      let markup = try MarkupText(parsing: text, unit: options.clusterUnit, family: identity.family)
+      var options = options
+      options.readsMarkup = false
+      options.spans += markup.spans
+      options.paragraph = options.paragraph ?? .auto
+      try shape(markup.text, options: options, into: &result)
+      return
+    }
     if let base = options.paragraph ?? (options.spans.isEmpty ? nil : .auto) {
       try shapeParagraph(text, options: options, base: base, into: &result)
       if let width = options.lineWidth { try breakLines(&result, options: options, width: width) }

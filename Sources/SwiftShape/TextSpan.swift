@@ -51,7 +51,8 @@ public struct TextSpan: Sendable, Hashable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case start, end, fontFile = "font_file", fontPattern = "font", faceIndex = "face_index", points, variations
+    case start, end, fontFile = "font_file", fontPattern = "font", faceIndex = "face_index", points,
+      variations
     case language, features
   }
 
@@ -105,6 +106,9 @@ struct SpanStyles {
     var language: Language?
     /// The first span that gives the style a setting; nil for the paragraph's own style.
     var span: Int?
+    /// Whether a span names the font (a file, a pattern, a face), rather than the paragraph's own
+    /// at another size or with other variations.
+    var ownsFont = false
   }
 
   /// The styles; 0 is the paragraph's own.
@@ -126,7 +130,7 @@ struct SpanStyles {
   /// The paragraph's own font (or another face of its file) with other options, made once.
   private static let derivedFonts = Protected<[DerivedKey: ShapingFont]>([:])
 
-  private static func derived(from font: ShapingFont, faceIndex: Int?, options: ShapingFont.Options) throws
+  static func derived(from font: ShapingFont, faceIndex: Int?, options: ShapingFont.Options) throws
     -> ShapingFont
   {
     if let faceIndex, faceIndex != font.identity.faceIndex {
@@ -263,7 +267,10 @@ struct SpanStyles {
       }
       styleOfKey[key] = styles.count
       styleOfScalar[scalar] = styles.count
-      styles.append(Style(font: styleFont, language: key.language, span: firstSpan))
+      styles.append(
+        Style(
+          font: styleFont, language: key.language, span: firstSpan,
+          ownsFont: key.fontFile != nil || key.fontPattern != nil || key.faceIndex != nil))
     }
   }
 }

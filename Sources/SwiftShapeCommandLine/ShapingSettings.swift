@@ -142,6 +142,14 @@ package struct ShapingSettings: Sendable, Equatable {
           $0.shaping.options.spans.append(try TextSpan(parsing: $1))
           $0.shaping.options.paragraph = $0.shaping.options.paragraph ?? .auto
         },
+        .flag(
+          "--markup",
+          help:
+            "Read each line as markup (<span font=… size=… font_features=… lang=…>, <b>, <i>, as Pango's); implies --paragraph."
+        ) {
+          $0.shaping.options.readsMarkup = true
+          $0.shaping.options.paragraph = $0.shaping.options.paragraph ?? .auto
+        },
         .choice(
           "--base-direction", valueName: "auto|ltr|rtl",
           help:

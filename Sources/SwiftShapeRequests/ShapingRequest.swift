@@ -178,7 +178,9 @@ public struct ShapingRequest: Sendable, Hashable {
   ///
   /// - Throws: what `resolve` and `fallback` throw.
   public func resolveFont(cache: FontCache?) throws -> FontSpecification.Resolved {
-    if options.spans.contains(where: { $0.fontPattern != nil }) { Self.installSpanFontLocator() }
+    if options.readsMarkup || options.spans.contains(where: { $0.fontPattern != nil }) {
+      Self.installSpanFontLocator()
+    }
     var resolved = try font.resolve(cache: cache)
     if options.paragraph != nil,
       let fallback = try font.fallback(for: resolved, language: options.language, cache: cache)

@@ -50,13 +50,14 @@ struct ParagraphPangoTests {
 
   static let environment = ["FONTCONFIG_FILE": Paths.fontconfigFile]
 
-  static func pango(_ text: String) throws -> [Run] {
+  static func pango(_ text: String, markup: Bool = false) throws -> [Run] {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "swiftshape-pango-\(getpid()).json")
+      "swiftshape-pango-\(getpid())-\(UUID().uuidString).json")
     defer { try? FileManager.default.removeItem(at: file) }
     let result = try run(
       URL(fileURLWithPath: "/usr/bin/pango-view"),
-      ["-q", "--font=sans 12", "--language=en", "--serialize-to=\(file.path)", "--text", text],
+      ["-q", "--font=sans 12", "--language=en", "--serialize-to=\(file.path)"] + (markup ? ["--markup"] : [])
+        + ["--text", text],
       environment: environment)
     #expect(result.status == 0, "\(result.err)")
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
@@ -77,12 +78,12 @@ struct ParagraphPangoTests {
     }
   }
 
-  static func ours(_ text: String) throws -> [Run] {
+  static func ours(_ text: String, markup: Bool = false) throws -> [Run] {
     let result = try swiftshape(
       [
         "-O", "jsonl", "--paragraph", "--font", "sans", "--language=en", "--utf8-clusters",
-        "--no-glyph-names", text,
-      ],
+        "--no-glyph-names",
+      ] + (markup ? ["--markup", "--size", "12"] : []) + [text],
       environment: environment)
     #expect(result.status == 0, "\(result.err)")
     let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
@@ -116,5 +117,19 @@ struct ParagraphPangoTests {
       }
     }
     #expect(checked == strings.count - known.count)
+  }
+
+  /// Markup (`--markup`) as pango-view reads it: the spans' fonts, sizes, features and languages
+  /// give the same runs, levels, fonts and glyph IDs, on the strings of
+  /// `Fixtures/paragraph/pango-markup.txt` (mixed languages, fonts and sizes).
+  @Test func markupRunsArePangos() throws {
+    let strings = try String(contentsOfFile: Paths.fixtures + "/paragraph/pango-markup.txt", encoding: .utf8)
+      .split(separator: "\n").map(String.init)
+    #expect(strings.count >= 8)
+    for (index, text) in strings.enumerated() {
+      let theirs = Self.merged(try Self.pango(text, markup: true))
+      let ours = Self.merged(try Self.ours(text, markup: true))
+      #expect(theirs == ours, "markup line \(index + 1): \(text)\n  Pango: \(theirs)\n  ours:  \(ours)")
+    }
   }
 }

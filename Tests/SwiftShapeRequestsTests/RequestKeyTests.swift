@@ -46,7 +46,9 @@ struct RequestKeyTests {
     options.lineWidth = 900
     options.alignment = .center
     options.breaksAnywhere = true
+    options.readsMarkup = true
     options.spans = [
+      TextSpan(2..<3, fontPattern: "Noto Sans:bold"),
       TextSpan(0..<2, features: [try Feature(parsing: "-kern")]),
       TextSpan(
         1..<3, fontFile: "fonts/c.ttf", faceIndex: 1, points: 14.5,

@@ -118,4 +118,45 @@ struct TextSpanTests {
     let json = String(decoding: data, as: UTF8.self)
     #expect(json.contains("\"font_file\"") && json.contains("\"face_index\""))
   }
+
+  /// A span at another size sizes the fallback fonts of its text too: Hebrew the Latin font lacks,
+  /// at 24 points, drawn from the Hebrew font at 24 points.
+  @Test func aSizeSpanSizesItsFallbackFonts() throws {
+    let hebrew = try ShapingFont(file: Paths.hebrew, options: .init(size: .points(12)))
+    let font = try ShapingFont(file: Paths.latin, options: .init(size: .points(12)))
+      .withFallback(FontFallback(fonts: [hebrew]))
+    let result = try font.shape("ab שלום cd", options: Self.options([TextSpan(3..<7, points: 24)]))
+    let run = try #require(result.runs.first { $0.script.description == "Hebr" && $0.span == 0 })
+    var alone = ShapeOptions(direction: .rightToLeft)
+    alone.script = try Script(parsing: "Hebr")
+    let at24 = try ShapingFont(file: Paths.hebrew, options: .init(size: .points(24))).shape(
+      "שלום", options: alone)
+    #expect(run.glyphs.map(\.xAdvance) == at24.glyphs.map(\.xAdvance))
+  }
+
+  /// Markup: elements become spans over the text without them, entities are read, and bad markup
+  /// is a one-line error.
+  @Test func markupBecomesSpans() throws {
+    let markup = try MarkupText(
+      parsing:
+        #"a <span lang="tr" size="12pt">b &amp; <span font_features="-kern">c</span></span> &#x5D0;&lt;"#,
+      family: "Noto Sans")
+    #expect(markup.text == "a b & c א<")
+    #expect(markup.spans.map { $0.start..<$0.end } == [2..<7, 6..<7])
+    #expect(markup.spans[0].points == 12 && markup.spans[0].language?.identifier == "tr")
+    #expect(markup.spans[1].features.map(\.description) == ["-kern"])
+    let bold = try MarkupText(parsing: "x <b>y</b> <i>z</i>", family: "Noto Sans")
+    #expect(bold.spans.map(\.fontPattern) == ["Noto Sans:bold", "Noto Sans:italic"])
+    let described = try MarkupText(parsing: #"<span font="DejaVu Sans Bold 14">q</span>"#)
+    #expect(described.spans.first?.fontPattern == "DejaVu Sans:bold" && described.spans.first?.points == 14)
+    for bad in [
+      "<u>x</u>", "<span>x", "<b>x</i>", "a &nope; b", #"<span colour="r">x</span>"#, "<span size=2>x</span>",
+    ] {
+      #expect {
+        try MarkupText(parsing: bad, family: "Noto Sans")
+      } throws: { error in
+        (error as? ShapingError)?.input == "markup" && !"\(error)".contains("\n")
+      }
+    }
+  }
 }
