@@ -95,7 +95,8 @@ func measureAll() throws -> [Figure] {
     )
   }
   // SWIFTSHAPE_BENCHMARK_ONLY=library,start-up (for example) measures only those kinds of figure
-  // (library, command, document, start-up, parallel, memory, render).
+  // (library, command, document, start-up, parallel, memory, render, paragraph, lines, spans,
+  // collisions).
   let only = getenv("SWIFTSHAPE_BENCHMARK_ONLY").map {
     String(cString: $0).split(separator: ",").map(String.init)
   }
@@ -158,6 +159,13 @@ func measureAll() throws -> [Figure] {
       )
     } else {
       printError("swiftshape-benchmarks: \(mixedText) or \(dejaVuSans) is absent: no figure for mixed text")
+    }
+  }
+  if wanted("spans") {
+    for corpus in corpora where corpus.name.contains("thelittleprince") {
+      for figure in try benchmarks.spanLibrary(name: corpus.name, font: corpus.font, lines: corpus.lines) {
+        report(figure)
+      }
     }
   }
   if wanted("collisions") {

@@ -1,0 +1,61 @@
+import HarfBuzz
+import SwiftShape
+
+/// Spans (`ShapeOptions.spans`): what styling a paragraph costs over the plain paragraph.
+extension Benchmarks {
+  /// Library, on the lines of `name`: paragraphs with one span over the whole line (features
+  /// only, which change nothing: `kern`) and with a span per word (a language, which cuts a run
+  /// per word), each against the same paragraphs without spans; CPU time, passes in alternation,
+  /// medians of the paired ratios, the shaping cache kept from pass to pass.
+  func spanLibrary(name: String, font path: String, lines: [String]) throws -> [Figure] {
+    let font = try ShapingFont(file: path)
+    var plain = ShapeOptions()
+    plain.includeGlyphNames = false
+    plain.clusterUnit = .utf8
+    plain.paragraph = .auto
+    let kern = try Feature(parsing: "kern")
+    let language = Language(harfBuzzString: "en-GB")
+    // Each line's spans, made once (as a caller holding styled text has them).
+    let whole = lines.map { [TextSpan(0..<$0.utf8.count, features: [kern])] }
+    let perWord = lines.map { line -> [TextSpan] in
+      var spans: [TextSpan] = []
+      var start = 0
+      var offset = 0
+      for byte in line.utf8 {
+        offset += 1
+        if byte == 0x20 {
+          if offset - 1 > start { spans.append(TextSpan(start..<(offset - 1), language: language)) }
+          start = offset
+        }
+      }
+      if offset > start { spans.append(TextSpan(start..<offset, language: language)) }
+      return spans
+    }
+    func pass(_ spans: [[TextSpan]]?) throws -> Double {
+      var result = ShapeResult()
+      var options = plain
+      let start = Measure.cpuTime()
+      for (index, line) in lines.enumerated() {
+        options.spans = spans?[index] ?? []
+        try font.shape(line, options: options, into: &result)
+      }
+      return Measure.cpuTime() - start
+    }
+    for spans in [nil, whole, perWord] { _ = try pass(spans) }
+    var figures: [Figure] = []
+    for (label, spans, target) in [("one span a line", whole, 1.02), ("a span a word", perWord, 1.5)] {
+      var ratios: [Double] = []
+      for pair in 0..<(trials * 8) {
+        let a = try pass(pair % 2 == 0 ? nil : spans)
+        let b = try pass(pair % 2 == 0 ? spans : nil)
+        ratios.append(pair % 2 == 0 ? b / a : a / b)
+      }
+      let ratio = Measure.median(ratios)
+      figures.append(
+        Figure(
+          name: "spans library \(name), \(label)", value: ratio, target: "≤ \(fixed(target))× no span",
+          met: ratio <= target, detail: "\(lines.count) paragraphs"))
+    }
+    return figures
+  }
+}
