@@ -217,6 +217,7 @@ extension ShapingFont {
     result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: visual, trace: trace)
     result.baseLevel = paragraph.baseLevel
     result.missingCharacters = missing
+    result.spans = options.spans
   }
 
   /// Shapes a paragraph of one run, at `level` in `script` with `runFont`, into `result`.

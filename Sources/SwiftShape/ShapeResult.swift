@@ -26,6 +26,9 @@ public struct ShapeResult: Sendable, Hashable {
   /// For a paragraph broken to a width: how many line edges fell where HarfBuzz says breaking is
   /// unsafe, so that the text on each side was shaped again.
   public var reshapedEdges = 0
+  /// For a paragraph with spans: the spans it was shaped with (those of markup included), which
+  /// the runs' `span` indices name.
+  public var spans: [TextSpan] = []
 
   /// An empty result (no text, no runs), for `ShapingFont.shape(_:options:into:)` to fill.
   public init() {

@@ -359,14 +359,19 @@ extension TextSpan {
 }
 
 extension ShapingFont {
-  /// The font a run of a paragraph with spans was shaped with (`ShapedRun.span`), for `text`
-  /// shaped with this font and `options`: the style's font of the run's first character; nil for
-  /// a run without a span, a fallback run, or spans that no longer resolve.
-  package func font(ofSpanRun run: ShapedRun, text: String, options: ShapeOptions) -> ShapingFont? {
+  /// The font a run of a paragraph with spans was shaped with (`ShapedRun.span`), for `result`
+  /// shaped with this font and `options` (its cluster unit and font options): the style's font of
+  /// the run's first character; nil for a run without a span, a fallback run, or spans that no
+  /// longer resolve.
+  package func font(ofSpanRun run: ShapedRun, in result: ShapeResult, options givenOptions: ShapeOptions)
+    -> ShapingFont?
+  {
+    var options = givenOptions
+    options.spans = result.spans
     guard run.span != nil, !run.isFallback, !options.spans.isEmpty, let start = run.range?.lowerBound else {
       return nil
     }
-    let scalars = Array(text.unicodeScalars)
+    let scalars = Array(result.text.unicodeScalars)
     var offsets: [Int] = []
     offsets.reserveCapacity(scalars.count + 1)
     var offset = 0

@@ -8,9 +8,8 @@ import SwiftShapeDefaultFont
 /// glyph ID in the order they first appear, so SVGs can be golden files.
 public final class SVGRenderer {
   let font: ShapingFont
-  /// The options the results were shaped with, as far as they tell the fonts of spans
-  /// (`ShapeOptions.spans` and the cluster unit): set them to draw spans in their own fonts and
-  /// sizes.
+  /// The options the results were shaped with, as far as they tell the fonts of spans (the
+  /// cluster unit): set them to draw spans (`ShapeResult.spans`) in their own fonts and sizes.
   public var spanOptions = ShapeOptions()
   /// The fonts drawn with: `font` first, then the fallback fonts of paragraph runs as they are met.
   private(set) var faces: [RenderFace]
@@ -56,10 +55,10 @@ public final class SVGRenderer {
   }
 
   /// The face a run is drawn with: the renderer's font, or for a run of a fallback font or of a
-  /// span's font (`spans`, `text` the run's paragraph), that font (opened on first use); the
-  /// renderer's font when it cannot be opened.
-  func face(of run: ShapedRun, text: String) -> Int {
-    if run.span != nil, let spanFont = font.font(ofSpanRun: run, text: text, options: spanOptions) {
+  /// span's font (`result`'s spans), that font (opened on first use); the renderer's font when it
+  /// cannot be opened.
+  func face(of run: ShapedRun, in result: ShapeResult) -> Int {
+    if run.span != nil, let spanFont = font.font(ofSpanRun: run, in: result, options: spanOptions) {
       if spanFont === font { return 0 }
       if let known = faces.firstIndex(where: { $0.font === spanFont }) { return known }
       guard let outlines = try? SVGRenderer.outlines(of: spanFont) else { return 0 }
@@ -241,7 +240,7 @@ public final class SVGRenderer {
       let resultLines = result.lines.map { $0.map { ($0.runs, Double($0.x)) } } ?? [(result.runs, 0)]
       for (runs, x) in resultLines {
         let glyphs = runs.flatMap { run in
-          let face = face(of: run, text: result.text)
+          let face = face(of: run, in: result)
           return run.glyphs.map { ($0, face) }
         }
         add(glyphs, label: expected == nil ? nil : "actual", x: x)

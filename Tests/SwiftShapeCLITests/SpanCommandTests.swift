@@ -83,4 +83,18 @@ struct SpanCommandTests {
     #expect(!plain.contains("id=\"f1g") && spanned.contains("id=\"f1g"))
     #expect(height(spanned) > 1.5 * height(plain), "\(height(spanned)) \(height(plain))")
   }
+
+  /// Markup's bold and italic come from the fixture fonts' bold and italic faces, drawn with
+  /// their own outlines.
+  @Test func renderDrawsMarkupFaces() throws {
+    let result = try swiftshape(
+      ["render", "--font", "sans", "--markup", "a <b>b</b> <i>c</i>"],
+      environment: ["FONTCONFIG_FILE": Paths.fontconfigFile])
+    #expect(result.status == 0, "\(result.err)")
+    #expect(result.out.contains("id=\"f1g") && result.out.contains("id=\"f2g"))
+    let json = try swiftshape(
+      ["shape", "-O", "jsonl", "--font", "sans", "--markup", "a <b>b</b> <i>c</i>"],
+      environment: ["FONTCONFIG_FILE": Paths.fontconfigFile])
+    #expect(json.out.contains("NotoSans-Bold-Latin.ttf") && json.out.contains("NotoSans-Italic-Latin.ttf"))
+  }
 }
