@@ -45,9 +45,45 @@ func fuzzParagraphs(_ bytes: UnsafeBufferPointer<UInt8>) {
   options.includeGlyphNames = false
   options.language = try? Language(parsing: "en")
   let font = flags & 0x80 != 0 ? fonts.fallback : fonts.plain
+  let scalars = Array(text.unicodeScalars)
+  var offsets = [0]
+  for scalar in scalars { offsets.append(offsets.last! + options.clusterUnit.width(of: scalar)) }
+  // One input in four (by its last byte) has two spans over ranges its last bytes pick: a
+  // language, which cuts runs, and features, which do not.
+  var languageSpan: Range<Int>?
+  if bytes.count > 8, bytes[bytes.count - 1] & 3 == 0 {
+    func offset(_ byte: UInt8) -> Int { offsets[Int(byte) % offsets.count] }
+    let a = offset(bytes[bytes.count - 2])
+    let b = offset(bytes[bytes.count - 3])
+    let c = offset(bytes[bytes.count - 4])
+    let d = offset(bytes[bytes.count - 5])
+    languageSpan = min(a, b)..<max(a, b)
+    options.spans = [
+      TextSpan(min(a, b)..<max(a, b), language: Language(harfBuzzString: "tr")),
+      TextSpan(min(c, d)..<max(c, d), features: [(try? Feature(parsing: "-liga"))!]),
+    ]
+  }
   guard let result = try? font.shape(text, options: options) else {
     preconditionFailure("a paragraph failed to shape")
   }
+  /// Every run inside the language span is a run of it, in its language; every run of it is
+  /// inside it.
+  func checkSpans(_ runs: [ShapedRun]) {
+    guard let span = languageSpan, !span.isEmpty else { return }
+    for run in runs {
+      guard let range = run.range else { continue }
+      if span.lowerBound <= range.lowerBound, range.upperBound <= span.upperBound {
+        precondition(
+          run.span == 0 && run.language?.identifier == "tr", "a run of the span without its language")
+      }
+      if run.span == 0 {
+        precondition(
+          span.lowerBound <= range.lowerBound && range.upperBound <= span.upperBound,
+          "a span's run outside it")
+      }
+    }
+  }
+  checkSpans(result.lines?.flatMap(\.runs) ?? result.runs)
   let length =
     switch options.clusterUnit {
     case .unicodeScalars: text.unicodeScalars.count
@@ -79,15 +115,6 @@ func fuzzParagraphs(_ bytes: UnsafeBufferPointer<UInt8>) {
   // Lines cover the paragraph in order; no line is wider than asked unless nothing inside it may
   // break.
   var next = 0
-  let scalars = Array(text.unicodeScalars)
-  var offsets = [0]
-  for scalar in scalars {
-    switch options.clusterUnit {
-    case .unicodeScalars: offsets.append(offsets.last! + 1)
-    case .utf8: offsets.append(offsets.last! + UTF8.width(scalar))
-    case .utf16: offsets.append(offsets.last! + UTF16.width(scalar))
-    }
-  }
   let breaks = (try? LineBreaks.opportunities(scalars).map { offsets[$0.index] }) ?? []
   let graphemes = (try? GraphemeClusters.boundaries(scalars).map { offsets[$0] }) ?? []
   for line in lines {

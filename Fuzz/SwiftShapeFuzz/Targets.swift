@@ -28,7 +28,8 @@ enum FuzzTarget: String, CaseIterable {
   case syntax
   /// A `--batch` request line: split and read as hb-shape and as swiftshape read it.
   case batch
-  /// Random mixed-script text and fonts through paragraphs and lines, checking their invariants.
+  /// Random mixed-script text and fonts through paragraphs and lines, with spans over random
+  /// ranges, checking their invariants.
   case paragraphs
   /// A fontbakery pattern recipe and ingredients: the regular-expression parser and the listing.
   case patterns
