@@ -44,14 +44,11 @@ public struct MarkupText: Sendable, Hashable {
       offset += unit.width(of: scalar)
     }
     func read(until stop: Unicode.Scalar) throws -> String {
-      var value = String.UnicodeScalarView()
-      while index < scalars.count, scalars[index] != stop {
-        value.append(scalars[index])
-        index += 1
+      let start = index
+      guard let value = Self.scan(scalars, at: &index, until: stop) else {
+        throw fail("'\(String(String.UnicodeScalarView(scalars[start...].prefix(20))))' is not closed")
       }
-      guard index < scalars.count else { throw fail("'\(String(value).prefix(20))' is not closed") }
-      index += 1
-      return String(value)
+      return value
     }
     func entity(_ name: String) throws -> Unicode.Scalar {
       switch name {
@@ -152,6 +149,15 @@ public struct MarkupText: Sendable, Hashable {
     self.spans = spans.filter { $0.start < $0.end }
   }
 
+  /// The scalars from `index` up to `stop`, `index` moved past it; nil when it never comes.
+  private static func scan(_ scalars: [Unicode.Scalar], at index: inout Int, until stop: Unicode.Scalar)
+    -> String?
+  {
+    guard let end = scalars[index...].firstIndex(of: stop) else { return nil }
+    defer { index = end + 1 }
+    return String(String.UnicodeScalarView(scalars[index..<end]))
+  }
+
   /// An element's name and attributes: `span font="Sans 12" lang='fa'`.
   private static func element(_ tag: String, fail: (String) -> ShapingError) throws -> (
     String, [(String, String)]
@@ -184,17 +190,13 @@ public struct MarkupText: Sendable, Hashable {
       }
       let quote = scalars[index]
       index += 1
-      var value = String.UnicodeScalarView()
-      while index < scalars.count, scalars[index] != quote {
-        value.append(scalars[index])
-        index += 1
+      guard let value = scan(scalars, at: &index, until: quote) else {
+        throw fail("<\(tag)>: the value of '\(key)' is not closed")
       }
-      guard index < scalars.count else { throw fail("<\(tag)>: the value of '\(key)' is not closed") }
-      index += 1
       guard !attributes.contains(where: { $0.0 == key }) else {
         throw fail("<\(tag)>: '\(key)' is given twice")
       }
-      attributes.append((key, String(value)))
+      attributes.append((key, value))
       skipSpaces()
     }
     return (name, attributes)

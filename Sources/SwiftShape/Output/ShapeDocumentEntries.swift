@@ -82,18 +82,16 @@ extension ShapeDocument {
           cursor.number(line.range.lowerBound)
           cursor.json(",", spaced: spaced)
           cursor.number(line.range.upperBound)
-          cursor.json("],\"advance\":", spaced: spaced)
-          cursor.number(Int(line.advance))
-          cursor.json(",\"visible_advance\":", spaced: spaced)
-          cursor.number(Int(line.visibleAdvance))
-          cursor.json(",\"ascent\":", spaced: spaced)
-          cursor.number(Int(line.ascent))
-          cursor.json(",\"descent\":", spaced: spaced)
-          cursor.number(Int(line.descent))
-          cursor.json(",\"baseline\":", spaced: spaced)
-          cursor.number(Int(line.baseline))
-          cursor.json(",\"x\":", spaced: spaced)
-          cursor.number(Int(line.x))
+          cursor.byte(UInt8(ascii: "]"))
+          let members: [(StaticString, Int32)] = [
+            (",\"advance\":", line.advance), (",\"visible_advance\":", line.visibleAdvance),
+            (",\"ascent\":", line.ascent), (",\"descent\":", line.descent), (",\"baseline\":", line.baseline),
+            (",\"x\":", line.x),
+          ]
+          for (key, value) in members {
+            cursor.json(key, spaced: spaced)
+            cursor.number(Int(value))
+          }
           cursor.json(",\"runs\":", spaced: spaced)
         }
         appendRuns(line.runs, runFont: runFont, indent: spaced ? 10 : nil, spaced: spaced, to: &buffer)
