@@ -156,7 +156,7 @@ extension ShapingFont {
       runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
       runOptions.script = Script(iso15924: run.script)
       runOptions.features = options.features.compactMap {
-        $0.forRun(startingAt: start, clustersFrom: clusterBase)
+        $0.forRun(start..<offset(run.range.upperBound), clustersFrom: clusterBase)
       }
       runOptions.spans = []
       var spanIndex: Int?
@@ -337,6 +337,32 @@ extension ShapingFont {
 }
 
 extension Feature {
+  /// The end of a range that covers every cluster of a buffer without being global
+  /// (`globalEnd` is): what a run's feature whose range covers the whole run gets, so that it is
+  /// the same setting from run to run.
+  static let coversAll = Feature.globalEnd - 1
+
+  /// Whether the setting is global, or its range covers every cluster (`coversAll`).
+  var appliesToAll: Bool { start == 0 && (end == Feature.globalEnd || end == Feature.coversAll) }
+
+  /// The setting for the run `run` of the paragraph (in the cluster unit), whose clusters
+  /// HarfBuzz numbers from `base`: as `forRun(startingAt:clustersFrom:)`, but a setting whose
+  /// range covers the whole run gets the range `0..<coversAll`, the same for every run (still a
+  /// range: HarfBuzz's shapers treat a ranged setting and a global one differently, the Indic
+  /// shaper's `half` for one), so that the shaping cache can take it.
+  ///
+  /// Speed: a span of features over each line of the English text cost 7× the lines without it
+  /// before, past the cache.
+  func forRun(_ run: Range<Int>, clustersFrom base: Int) -> Feature? {
+    guard !(self.start == 0 && end == Feature.globalEnd) else { return self }
+    if Int(self.start) <= run.lowerBound, end == Feature.globalEnd || Int(end) >= run.upperBound {
+      var covering = self
+      (covering.start, covering.end) = (0, Feature.coversAll)
+      return covering
+    }
+    return forRun(startingAt: run.lowerBound, clustersFrom: base)
+  }
+
   /// The setting for a run that starts `start` clusters into the paragraph, whose clusters
   /// HarfBuzz numbers from `base`: its range cut to start no earlier than the run and moved by
   /// `base`; nil when it ends before the run. Global settings stay as they are.

@@ -136,6 +136,34 @@ struct ShapingCacheTests {
     }
   }
 
+  /// A span of features over a whole run goes through the cache: the same glyphs as without the
+  /// cache, and pieces found, on a font whose lookups reach across spaces and on Indic and Arabic
+  /// fonts (whose shapers treat a ranged setting apart from a global one).
+  @Test func featureSpansOverWholeRunsAreCached() throws {
+    ShapingCache.choosesByTime = false
+    let cases: [(String, [String], [String])] = [
+      (Paths.spaceJoints, ["qa Ta x y qa", "qo z qa b", "ak qa ak Tk"], ["-kern", "-liga", "-calt"]),
+      (Paths.devanagari, ["क्षत्रिय नमस्ते क्षत्रिय", "नमस्ते क्ष नमस्ते"], ["-half", "-rphf", "abvm=0"]),
+      (Paths.arabic, ["سلام عليكم سلام", "بب بب"], ["-init", "-calt"]),
+    ]
+    for (path, lines, settings) in cases {
+      let font = try ShapingFont(file: path)
+      for setting in settings {
+        ShapingCache.removeAllOnThisThread()
+        let before = ShapingCache.statistics.hits
+        // Enough lines of the script for its table to pass its first four.
+        for line in Array(repeating: lines, count: 2 + ShapingCache.warmUpLines).flatMap({ $0 }) {
+          var options = ShapeOptions()
+          options.spans = [TextSpan(0..<line.unicodeScalars.count, features: [try Feature(parsing: setting)])]
+          let cached = try font.shape(line, options: options)
+          options.usesCache = false
+          #expect(cached == (try font.shape(line, options: options)), "\(setting) \(line)")
+        }
+        #expect(ShapingCache.statistics.hits > before, "\(setting): nothing found")
+      }
+    }
+  }
+
   /// Every fixture font, on words drawn at random (a fixed seed) from what it covers, joined by one
   /// or two spaces, with marks and joiners among them.
   @Test(arguments: [

@@ -159,4 +159,26 @@ struct TextSpanTests {
       }
     }
   }
+
+  /// A span's features are ranged settings, as Pango gives them, also where the span covers the
+  /// whole run: HarfBuzz's Indic shaper sets `half` after ranged settings, so `-half` over a range
+  /// and `-half` for the whole text give different glyphs, and the span gives the first.
+  @Test func spanFeaturesStayRangedOverAWholeRun() throws {
+    let font = try ShapingFont(file: Paths.devanagari)
+    let text = "क्षत्रिय नमस्ते"
+    let length = text.unicodeScalars.count
+    var ranged = try Feature(parsing: "-half")
+    (ranged.start, ranged.end) = (0, UInt32(length))
+    var plain = ShapeOptions(features: [ranged])
+    plain.usesCache = false
+    let expected = try font.shape(text, options: plain).glyphs.map(\.id)
+    let global = try font.shape(text, options: ShapeOptions(features: [try Feature(parsing: "-half")])).glyphs
+      .map(\.id)
+    #expect(expected != global)
+    for _ in 0..<(2 + ShapingCache.warmUpLines) {
+      let spanned = try font.shape(
+        text, options: Self.options([TextSpan(0..<length, features: [try Feature(parsing: "-half")])]))
+      #expect(spanned.glyphs.map(\.id) == expected)
+    }
+  }
 }

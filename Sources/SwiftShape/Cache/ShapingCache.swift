@@ -324,12 +324,13 @@ private final class ThreadCacheKey: Sendable {
 
 extension ShapeOptions {
   /// Whether the cache can shape with these options: not when shaping is traced or verified, with
-  /// features on part of the text, or with glyph flags that would say where the text was cut. (A
+  /// features on part of the text (a range over all of it is whole: the pieces shaped with it are
+  /// covered as the line is), or with glyph flags that would say where the text was cut. (A
   /// context is left out where it cannot change the glyphs, `withoutContext(script:)`.)
   var cacheable: Bool {
     usesCache && !trace && !verify
       && bufferFlags.isDisjoint(with: [.verify, .produceUnsafeToConcat, .produceSafeToInsertTatweel])
-      && features.allSatisfy { $0.start == 0 && $0.end == UInt32.max }
+      && features.allSatisfy(\.appliesToAll)
   }
 }
 
