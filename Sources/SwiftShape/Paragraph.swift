@@ -79,7 +79,20 @@ extension ShapingFont {
     // With spans: the fonts runs are shaped with, by the index each run carries.
     var runFonts: [(font: ShapingFont, style: Int, isFallback: Bool)] = []
     do {
-      let itemized = try ItemizedParagraph(scalars, base: base)
+      // A paragraph of one level and one script, found without ICU's bidi (spans or fallback
+      // fonts then cut it further).
+      let itemized: ItemizedParagraph
+      if styles != nil, let single = try ItemizedParagraph.singleRun(text, base: base) {
+        itemized = ItemizedParagraph(
+          baseLevel: 0,
+          runs: [
+            TextRun(
+              range: 0..<single.scalars, level: 0,
+              script: Script(tag: OpenTypeTag(rawValue: single.scriptTag)).description)
+          ])
+      } else {
+        itemized = try ItemizedParagraph(scalars, base: base)
+      }
       let fonts = try fallback?.fonts(
         for: scalars, runs: itemized.runs, primary: self, styles: styles?.styleOfScalar)
       if let styles {

@@ -75,6 +75,13 @@ public struct ItemizedParagraph: Sendable {
     self.visualOrder = runs.count == 1 ? [0] : bidiVisualOrder(runs.map(\.level))
   }
 
+  /// A paragraph of the given runs (logical order, covering it) at `baseLevel`.
+  public init(baseLevel: UInt8, runs: [TextRun]) {
+    self.baseLevel = baseLevel
+    self.runs = runs
+    self.visualOrder = runs.count == 1 ? [0] : bidiVisualOrder(runs.map(\.level))
+  }
+
   /// The paragraph with its runs cut where the font changes too.
   ///
   /// - Parameter fonts: the font of each scalar, an index into the caller's list of fonts; each
