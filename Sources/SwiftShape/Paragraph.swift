@@ -36,19 +36,35 @@ extension ShapingFont {
   ) throws {
     // Speed: a paragraph of one run (one level, one script) with no fallback fonts is found
     // without the arrays itemization fills (a word of Hindi: 0.8 µs over plain shaping before).
+    // Spans of features alone cut no run: such a paragraph takes the same way, their features
+    // ranged settings of its one run.
+    let featuresOnly = !options.spans.isEmpty && !options.spans.contains(where: \.cutsRuns)
     let simple: (scriptTag: UInt32, scalars: Int)?
     do {
       simple =
-        fallback == nil && options.spans.isEmpty ? try ItemizedParagraph.singleRun(text, base: base) : nil
+        fallback == nil && (options.spans.isEmpty || featuresOnly)
+        ? try ItemizedParagraph.singleRun(text, base: base) : nil
     } catch let error as UnicodeAlgorithmError {
       throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
     if let simple {
+      var runOptions = options
+      if featuresOnly {
+        let scalars = Array(text.unicodeScalars)
+        let offsets = Self.offsets(of: scalars, in: options.clusterUnit)
+        let styles = try SpanStyles(
+          options.spans, scalarCount: scalars.count, offsets: offsets, font: self, options: options)
+        runOptions.features += styles.features.compactMap {
+          $0.forRun(0..<offsets[scalars.count], clustersFrom: 0)
+        }
+        runOptions.spans = []
+      }
       try shapeSingleRun(
         text, scalarCount: simple.scalars, level: 0,
         script: Script(tag: OpenTypeTag(rawValue: simple.scriptTag)),
-        font: self, options: options, into: &result)
+        font: self, options: runOptions, into: &result)
       result.baseLevel = 0
+      result.spans = options.spans
       if result.runs.contains(where: { $0.glyphs.contains { $0.id == 0 } }) {
         let scalars = Array(text.unicodeScalars)
         result.missingCharacters = missingCharacters(
@@ -63,16 +79,10 @@ extension ShapingFont {
     if options.spans.isEmpty {
       styles = nil
     } else {
-      var offsets: [Int] = []
-      offsets.reserveCapacity(scalars.count + 1)
-      var offset = 0
-      for scalar in scalars {
-        offsets.append(offset)
-        offset += options.clusterUnit.width(of: scalar)
-      }
-      offsets.append(offset)
       styles = try SpanStyles(
-        options.spans, scalarCount: scalars.count, offsets: offsets, font: self, options: options)
+        options.spans, scalarCount: scalars.count,
+        offsets: Self.offsets(of: scalars, in: options.clusterUnit),
+        font: self, options: options)
       options.features += styles?.features ?? []
     }
     let paragraph: ItemizedParagraph
@@ -258,6 +268,19 @@ extension ShapingFont {
     }
   }
 
+  /// Where each scalar starts in `unit`, and the end.
+  static func offsets(of scalars: [Unicode.Scalar], in unit: ClusterUnit) -> [Int] {
+    var offsets: [Int] = []
+    offsets.reserveCapacity(scalars.count + 1)
+    var offset = 0
+    for scalar in scalars {
+      offsets.append(offset)
+      offset += unit.width(of: scalar)
+    }
+    offsets.append(offset)
+    return offsets
+  }
+
   /// The font of each scalar of a paragraph with spans, as an index into `runFonts` (which it
   /// fills): the scalar's style's font; where the paragraph's font lacks the character
   /// (`fallbackFonts`, the fallback's choice for each scalar, 0 for this font), the style's
@@ -271,6 +294,7 @@ extension ShapingFont {
       var fallback: Int
     }
     var indexOf: [Key: Int] = [:]
+    var last = Key(style: -1, fallback: -1)
     var fonts = [Int](repeating: 0, count: scalars.count)
     for index in scalars.indices {
       let style = styles.styleOfScalar[index]
@@ -284,6 +308,11 @@ extension ShapingFont {
         fallbackIndex = 0
       }
       let key = Key(style: style, fallback: fallbackIndex)
+      if index > 0, key == last {
+        fonts[index] = fonts[index - 1]
+        continue
+      }
+      last = key
       if let known = indexOf[key] {
         fonts[index] = known
         continue
