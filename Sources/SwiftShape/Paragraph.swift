@@ -50,13 +50,15 @@ extension ShapingFont {
     if let simple {
       var runOptions = options
       if featuresOnly {
-        let scalars = Array(text.unicodeScalars)
-        let offsets = Self.offsets(of: scalars, in: options.clusterUnit)
-        let styles = try SpanStyles(
-          options.spans, scalarCount: scalars.count, offsets: offsets, font: self, options: options)
-        runOptions.features += styles.features.compactMap {
-          $0.forRun(0..<offsets[scalars.count], clustersFrom: 0)
-        }
+        let features = try SpanStyles.features(
+          ofFeatureSpans: options.spans, text: text, unit: options.clusterUnit, font: self)
+        let length =
+          switch options.clusterUnit {
+          case .unicodeScalars: simple.scalars
+          case .utf8: text.utf8.count
+          case .utf16: text.utf16.count
+          }
+        runOptions.features += features.compactMap { $0.forRun(0..<length, clustersFrom: 0) }
         runOptions.spans = []
       }
       try shapeSingleRun(

@@ -118,6 +118,68 @@ struct SpanStyles {
   /// The spans' features, each with the span's range, in the cluster unit.
   var features: [Feature]
 
+  /// Checks each span on its own — its range within the text's `length` (in the cluster unit) and
+  /// on characters' edges (`isEdge`), its size, its features, its font given one way — and gives
+  /// the spans' features, each with its span's range.
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` naming the span.
+  static func features(of spans: [TextSpan], length: Int, font: ShapingFont, isEdge: (Int) -> Bool) throws
+    -> [Feature]
+  {
+    func fail(_ index: Int, _ reason: String) -> ShapingError {
+      ShapingError(.invalidArgument, input: "span \(index + 1)", reason: reason)
+    }
+    var features: [Feature] = []
+    for (index, span) in spans.enumerated() {
+      guard span.start >= 0, span.start <= span.end, span.end <= length else {
+        throw fail(index, "\(span.start):\(span.end) is not a range of the text (0 to \(length))")
+      }
+      guard isEdge(span.start), isEdge(span.end) else {
+        throw fail(index, "\(span.start):\(span.end) cuts a character")
+      }
+      if span.points != nil, case .points = font.options.size {
+      } else if span.points != nil {
+        throw fail(index, "a size in points needs the paragraph's font sized in points (--size)")
+      }
+      for feature in span.features {
+        guard feature.start == 0, feature.end == Feature.globalEnd else {
+          throw fail(index, "feature '\(feature)' has a range of its own; the span's range is its range")
+        }
+        var ranged = feature
+        ranged.start = UInt32(span.start)
+        ranged.end = UInt32(span.end)
+        features.append(ranged)
+      }
+      if span.fontFile != nil, span.fontPattern != nil {
+        throw fail(index, "give the span's font one way (a file or a pattern)")
+      }
+    }
+    return features
+  }
+
+  /// The features of spans that set features alone (`cutsRuns` false for each), checked as
+  /// `features(of:length:font:isEdge:)` checks them, for `text` in `unit`, without the arrays a
+  /// paragraph's styles need.
+  static func features(ofFeatureSpans spans: [TextSpan], text: String, unit: ClusterUnit, font: ShapingFont)
+    throws -> [Feature]
+  {
+    switch unit {
+    case .unicodeScalars:
+      return try features(of: spans, length: text.unicodeScalars.count, font: font) { _ in true }
+    case .utf8:
+      let utf8 = text.utf8
+      return try features(of: spans, length: utf8.count, font: font) { offset in
+        offset == utf8.count || utf8[utf8.index(utf8.startIndex, offsetBy: offset)] & 0xC0 != 0x80
+      }
+    case .utf16:
+      let utf16 = text.utf16
+      return try features(of: spans, length: utf16.count, font: font) { offset in
+        offset == utf16.count
+          || !UTF16.isTrailSurrogate(utf16[utf16.index(utf16.startIndex, offsetBy: offset)])
+      }
+    }
+  }
+
   /// The fonts spans name, loaded once per file, face and options.
   private static let fonts = FontCache()
 
@@ -161,33 +223,8 @@ struct SpanStyles {
     func fail(_ index: Int, _ reason: String) -> ShapingError {
       ShapingError(.invalidArgument, input: "span \(index + 1)", reason: reason)
     }
-    var ranges: [Range<Int>] = []
-    features = []
-    for (index, span) in spans.enumerated() {
-      guard span.start >= 0, span.start <= span.end, span.end <= length else {
-        throw fail(index, "\(span.start):\(span.end) is not a range of the text (0 to \(length))")
-      }
-      guard scalarAt[span.start] >= 0, scalarAt[span.end] >= 0 else {
-        throw fail(index, "\(span.start):\(span.end) cuts a character")
-      }
-      if span.points != nil, case .points = font.options.size {
-      } else if span.points != nil {
-        throw fail(index, "a size in points needs the paragraph's font sized in points (--size)")
-      }
-      for feature in span.features {
-        guard feature.start == 0, feature.end == Feature.globalEnd else {
-          throw fail(index, "feature '\(feature)' has a range of its own; the span's range is its range")
-        }
-        var ranged = feature
-        ranged.start = UInt32(span.start)
-        ranged.end = UInt32(span.end)
-        features.append(ranged)
-      }
-      if span.fontFile != nil, span.fontPattern != nil {
-        throw fail(index, "give the span's font one way (a file or a pattern)")
-      }
-      ranges.append(scalarAt[span.start]..<scalarAt[span.end])
-    }
+    features = try Self.features(of: spans, length: length, font: font) { scalarAt[$0] >= 0 }
+    let ranges = spans.map { scalarAt[$0.start]..<scalarAt[$0.end] }
     // Conflicts: two overlapping spans that set one setting to different values.
     for (a, first) in spans.enumerated() where first.cutsRuns {
       for b in (a + 1)..<spans.count where spans[b].cutsRuns && ranges[a].overlaps(ranges[b]) {

@@ -181,4 +181,22 @@ struct TextSpanTests {
       #expect(spanned.glyphs.map(\.id) == expected)
     }
   }
+
+  /// Ranges count in the cluster unit: a span's edge inside a character's UTF-8 or UTF-16 is an
+  /// error, for spans of features (the one-run way) as for the others.
+  @Test func spanEdgesInsideACharacterAreErrors() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    for (unit, range) in [(ClusterUnit.utf8, 1..<3), (.utf16, 3..<5)] {
+      for span in [
+        TextSpan(range, features: [try Feature(parsing: "-kern")]),
+        TextSpan(range, language: Language(harfBuzzString: "tr")),
+      ] {
+        var options = Self.options([span])
+        options.clusterUnit = unit
+        #expect {
+          try font.shape("é a 😀 b", options: options)
+        } throws: { ($0 as? ShapingError)?.reason.contains("cuts a character") == true }
+      }
+    }
+  }
 }
