@@ -80,6 +80,11 @@ extension ShapingFont {
     let styles: SpanStyles?
     if options.spans.isEmpty {
       styles = nil
+    } else if featuresOnly {
+      // Spans of features alone: the paragraph's features, ranged.
+      styles = nil
+      options.features += try SpanStyles.features(
+        ofFeatureSpans: options.spans, text: text, unit: options.clusterUnit, font: self)
     } else {
       styles = try SpanStyles(
         options.spans, scalarCount: scalars.count,
@@ -123,10 +128,17 @@ extension ShapingFont {
     }
     // A paragraph of one run (one script, one level, one font) is shaped from its own string.
     if styles == nil, paragraph.runs.count == 1, let run = paragraph.runs.first {
+      var runOptions = options
+      if featuresOnly {
+        let length = Self.offsets(of: scalars, in: options.clusterUnit)[scalars.count]
+        runOptions.features = options.features.compactMap { $0.forRun(0..<length, clustersFrom: 0) }
+        runOptions.spans = []
+      }
       try shapeSingleRun(
         text, scalarCount: scalars.count, level: run.level, script: Script(iso15924: run.script),
-        font: font(ofRun: run), options: options, into: &result)
+        font: font(ofRun: run), options: runOptions, into: &result)
       result.baseLevel = paragraph.baseLevel
+      result.spans = options.spans
       result.missingCharacters = missingCharacters(
         scalars, runs: paragraph.runs, shaped: result.runs, options: options, text: text)
       return
