@@ -38,7 +38,8 @@ extension ShapingFont {
     // without the arrays itemization fills (a word of Hindi: 0.8 µs over plain shaping before).
     // Spans of features alone cut no run: such a paragraph takes the same way, their features
     // ranged settings of its one run.
-    let featuresOnly = !options.spans.isEmpty && !options.spans.contains(where: \.cutsRuns)
+    let featuresOnly =
+      !options.spans.isEmpty && !options.spans.contains(where: { $0.cutsRuns || $0.direction != nil })
     let simple: (scriptTag: UInt32, scalars: Int)?
     do {
       simple =
@@ -92,6 +93,10 @@ extension ShapingFont {
         font: self, options: options)
       options.features += styles?.features ?? []
     }
+    let isolates =
+      options.spans.contains(where: { $0.direction != nil })
+      ? try SpanStyles.isolates(
+        of: options.spans, offsets: Self.offsets(of: scalars, in: options.clusterUnit)) : []
     let paragraph: ItemizedParagraph
     // With spans: the fonts runs are shaped with, by the index each run carries.
     var runFonts: [(font: ShapingFont, style: Int, isFallback: Bool)] = []
@@ -99,7 +104,7 @@ extension ShapingFont {
       // A paragraph of one level and one script, found without ICU's bidi (spans or fallback
       // fonts then cut it further).
       let itemized: ItemizedParagraph
-      if styles != nil, let single = try ItemizedParagraph.singleRun(text, base: base) {
+      if styles != nil, isolates.isEmpty, let single = try ItemizedParagraph.singleRun(text, base: base) {
         itemized = ItemizedParagraph(
           baseLevel: 0,
           runs: [
@@ -108,7 +113,7 @@ extension ShapingFont {
               script: Script(tag: OpenTypeTag(rawValue: single.scriptTag)).description)
           ])
       } else {
-        itemized = try ItemizedParagraph(scalars, base: base)
+        itemized = try ItemizedParagraph(scalars, base: base, isolates: isolates)
       }
       let fonts = try fallback?.fonts(
         for: scalars, runs: itemized.runs, primary: self, styles: styles?.styleOfScalar)

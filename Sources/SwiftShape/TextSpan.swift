@@ -32,12 +32,17 @@ public struct TextSpan: Sendable, Hashable, Codable {
   public var language: Language?
   /// Features for the span's text, over the paragraph's (without ranges of their own).
   public var features: [Feature]
+  /// Makes the span a bidi isolate with this base direction (as FSI, LRI or RLI … PDI around it
+  /// would); nil for none. Isolates nest, and may not otherwise overlap.
+  public var direction: BaseDirection?
 
   /// A span of `start..<end` with the settings given.
   public init(
     _ range: Range<Int>, fontFile: String? = nil, fontPattern: String? = nil, faceIndex: Int? = nil,
-    points: Double? = nil, variations: [Variation] = [], language: Language? = nil, features: [Feature] = []
+    points: Double? = nil, variations: [Variation] = [], language: Language? = nil, features: [Feature] = [],
+    direction: BaseDirection? = nil
   ) {
+    self.direction = direction
     (start, end) = (range.lowerBound, range.upperBound)
     self.fontPattern = fontPattern
     (self.fontFile, self.faceIndex, self.points, self.variations) = (fontFile, faceIndex, points, variations)
@@ -53,7 +58,7 @@ public struct TextSpan: Sendable, Hashable, Codable {
   private enum CodingKeys: String, CodingKey {
     case start, end, fontFile = "font_file", fontPattern = "font", faceIndex = "face_index", points,
       variations
-    case language, features
+    case language, features, direction
   }
 
   /// Reads a span from SwiftShape's JSON form (`start`, `end`, and the settings it has).
@@ -68,6 +73,7 @@ public struct TextSpan: Sendable, Hashable, Codable {
     variations = try container.decodeIfPresent([Variation].self, forKey: .variations) ?? []
     language = try container.decodeIfPresent(Language.self, forKey: .language)
     features = try container.decodeIfPresent([Feature].self, forKey: .features) ?? []
+    direction = try container.decodeIfPresent(BaseDirection.self, forKey: .direction)
   }
 
   /// Writes the span in SwiftShape's JSON form, leaving out the settings it does not have.
@@ -82,6 +88,7 @@ public struct TextSpan: Sendable, Hashable, Codable {
     if !variations.isEmpty { try container.encode(variations, forKey: .variations) }
     try container.encodeIfPresent(language, forKey: .language)
     if !features.isEmpty { try container.encode(features, forKey: .features) }
+    try container.encodeIfPresent(direction, forKey: .direction)
   }
 }
 
@@ -177,6 +184,42 @@ struct SpanStyles {
         offset == utf16.count
           || !UTF16.isTrailSurrogate(utf16[utf16.index(utf16.startIndex, offsetBy: offset)])
       }
+    }
+  }
+
+  /// The isolates of spans with a direction, in scalar indices (`offsets[k]`: where scalar `k`
+  /// starts in the cluster unit, the spans' ranges already checked).
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` naming a span whose isolate overlaps
+  ///   another's without nesting in it.
+  static func isolates(of spans: [TextSpan], offsets: [Int]) throws -> [Isolate] {
+    var scalarAt = [Int: Int]()
+    for (scalar, offset) in offsets.enumerated() { scalarAt[offset] = scalar }
+    var isolates: [(span: Int, isolate: Isolate)] = []
+    for (index, span) in spans.enumerated() {
+      guard let direction = span.direction, let start = scalarAt[span.start], let end = scalarAt[span.end]
+      else {
+        continue
+      }
+      let range = start..<end
+      for other in isolates where other.isolate.range.overlaps(range) {
+        let nested =
+          (other.isolate.range.lowerBound <= range.lowerBound
+            && range.upperBound <= other.isolate.range.upperBound)
+          || (range.lowerBound <= other.isolate.range.lowerBound
+            && other.isolate.range.upperBound <= range.upperBound)
+        guard nested else {
+          throw ShapingError(
+            .invalidArgument, input: "span \(index + 1)",
+            reason: "its isolate overlaps span \(other.span + 1)'s without nesting in it")
+        }
+      }
+      isolates.append((index, Isolate(range, base: direction)))
+    }
+    // Outer isolates first where two start at one place, so that their initiators come first.
+    return isolates.map(\.isolate).sorted {
+      $0.range.lowerBound != $1.range.lowerBound
+        ? $0.range.lowerBound < $1.range.lowerBound : $0.range.upperBound > $1.range.upperBound
     }
   }
 
@@ -326,12 +369,12 @@ struct SpanStyles {
 extension TextSpan {
   /// The keys of the command line's span syntax (`--span START:END:KEY=VALUE;…`).
   public static let syntaxKeys = [
-    "font-file", "font", "face-index", "size", "variations", "language", "features",
+    "font-file", "font", "face-index", "size", "variations", "language", "features", "direction",
   ]
 
   /// Reads the command line's span syntax: `START:END` in the cluster unit, then optionally `:`
   /// and settings `KEY=VALUE` separated by `;` — `font-file`, `font` (a fontconfig pattern),
-  /// `face-index`, `size` (points),
+  /// `face-index`, `size` (points), `direction` (an isolate's: `auto`, `ltr`, `rtl`),
   /// `variations` and `features` (lists separated by commas, as `--variations` and `--features`
   /// take them), `language`.
   ///
@@ -374,6 +417,11 @@ extension TextSpan {
           self.points = points
         case "variations": variations = try Variation.parseList(value)
         case "features": features = try Feature.parseList(value)
+        case "direction":
+          guard let base = BaseDirection(rawValue: value) else {
+            throw fail("direction must be auto, ltr or rtl")
+          }
+          direction = base
         default:
           guard let language = Language(harfBuzzString: value) else {
             throw fail("not a language: '\(value)'")
@@ -402,6 +450,7 @@ extension TextSpan {
     }
     if let language { settings.append("language=\(language.identifier)") }
     if !features.isEmpty { settings.append("features=\(features.map(\.description).joined(separator: ","))") }
+    if let direction { settings.append("direction=\(direction.rawValue)") }
     return "\(start):\(end)" + (settings.isEmpty ? "" : ":" + settings.joined(separator: ";"))
   }
 }

@@ -574,6 +574,7 @@ extension TextSpan {
   /// The members a span object may have.
   static let memberNames = [
     "start", "end", "font_file", "font", "face_index", "points", "variations", "language", "features",
+    "direction",
   ]
 
   /// A span object of a request or fixture: `start` and `end` in the cluster unit, and any of
@@ -600,6 +601,11 @@ extension TextSpan {
         variations = try nested.parsed { try nested.strings(member).map { try Variation(parsing: $0) } }
       case "features":
         features = try nested.parsed { try nested.strings(member).map { try Feature(parsing: $0) } }
+      case "direction":
+        guard let base = BaseDirection(rawValue: try nested.string(member)) else {
+          throw nested.fail("\"auto\", \"ltr\" or \"rtl\"")
+        }
+        direction = base
       case "language":
         guard let language = Language(harfBuzzString: try nested.string(member)) else {
           throw nested.fail("a language tag")
@@ -629,6 +635,7 @@ extension TextSpan {
     }
     if let language { members.append("\"language\": " + JSONText.string(language.identifier)) }
     if !features.isEmpty { members.append("\"features\": " + JSONText.list(features.map(\.description))) }
+    if let direction { members.append("\"direction\": " + JSONText.string(direction.rawValue)) }
     return "{" + members.joined(separator: ", ") + "}"
   }
 }

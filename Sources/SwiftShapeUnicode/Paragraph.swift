@@ -25,6 +25,18 @@ public struct TextRun: Sendable, Hashable {
   public var isRightToLeft: Bool { level & 1 == 1 }
 }
 
+/// A range of a paragraph resolved as a bidi isolate (UAX #9's FSI, LRI or RLI … PDI around it),
+/// in indices of its Unicode scalars; isolates nest, and do not otherwise overlap.
+public struct Isolate: Sendable, Hashable {
+  /// The isolated range.
+  public var range: Range<Int>
+  /// Its base direction: from its first strong character, left to right or right to left.
+  public var base: BaseDirection
+
+  /// An isolate of `range` with `base`.
+  public init(_ range: Range<Int>, base: BaseDirection) { (self.range, self.base) = (range, base) }
+}
+
 /// A paragraph cut into runs of one level, one script (bidi, UAX #9, and script itemization,
 /// UAX #24) and one font, with their visual order.
 public struct ItemizedParagraph: Sendable {
@@ -38,23 +50,42 @@ public struct ItemizedParagraph: Sendable {
   /// Itemizes `scalars` as one paragraph.
   ///
   /// - Throws: `UnicodeAlgorithmError` when ICU fails.
-  public init(_ scalars: [Unicode.Scalar], base: BaseDirection) throws {
+  public init(_ scalars: [Unicode.Scalar], base: BaseDirection, isolates: [Isolate] = []) throws {
     var utf16: [UInt16] = []
-    utf16.reserveCapacity(scalars.count)
-    for scalar in scalars {
+    utf16.reserveCapacity(scalars.count + 2 * isolates.count)
+    // Isolates are resolved as if their initiator (FSI, LRI or RLI) and PDI were in the text
+    // around them; they take no scalar's place.
+    var opening = [Int: [UInt16]]()
+    var closing = [Int: Int]()
+    for isolate in isolates {
+      let initiator: UInt16 =
+        switch isolate.base {
+        case .auto: 0x2068
+        case .leftToRight: 0x2066
+        case .rightToLeft: 0x2067
+        }
+      opening[isolate.range.lowerBound, default: []].append(initiator)
+      closing[isolate.range.upperBound, default: 0] += 1
+    }
+    var unitOfScalar: [Int]? = isolates.isEmpty ? nil : []
+    for (index, scalar) in scalars.enumerated() {
+      // Those that end here close before those that open here.
+      if let count = closing[index] { utf16 += repeatElement(0x2069, count: count) }
+      if let initiators = opening[index] { utf16 += initiators }
+      unitOfScalar?.append(utf16.count)
       if scalar.value < 0x1_0000 {
         utf16.append(UInt16(scalar.value))
       } else {
         utf16.append(contentsOf: UTF16.encode(scalar)!)
       }
     }
+    if let count = closing[scalars.count] { utf16 += repeatElement(0x2069, count: count) }
     // Where each scalar's UTF-16 starts: at its own index when the text has no surrogate pair.
-    let unitOfScalar: [Int]? =
-      utf16.count == scalars.count
-      ? nil
-      : scalars.indices.reduce(into: [0]) { units, index in
+    if unitOfScalar == nil, utf16.count != scalars.count {
+      unitOfScalar = scalars.indices.reduce(into: [0]) { units, index in
         units.append(units[index] + UTF16.width(scalars[index]))
       }
+    }
     let bidi = try BidiParagraph(utf16: utf16, base: base)
     func level(_ scalar: Int) -> UInt8 { bidi.levels[unitOfScalar?[scalar] ?? scalar] }
     let scripts = try ScriptItemizer.runs(scalars)

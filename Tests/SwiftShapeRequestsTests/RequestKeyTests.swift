@@ -48,7 +48,7 @@ struct RequestKeyTests {
     options.breaksAnywhere = true
     options.readsMarkup = true
     options.spans = [
-      TextSpan(2..<3, fontPattern: "Noto Sans:bold"),
+      TextSpan(2..<3, fontPattern: "Noto Sans:bold", direction: .rightToLeft),
       TextSpan(0..<2, features: [try Feature(parsing: "-kern")]),
       TextSpan(
         1..<3, fontFile: "fonts/c.ttf", faceIndex: 1, points: 14.5,

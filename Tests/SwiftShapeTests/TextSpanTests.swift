@@ -199,4 +199,24 @@ struct TextSpanTests {
       }
     }
   }
+
+  /// A span with a direction is a bidi isolate: "abc" isolated right to left in a left-to-right
+  /// paragraph is at level 2 (left to right inside a right-to-left isolate), and with digits after
+  /// Hebrew, its runs come in the isolate's order; isolates that overlap without nesting are an
+  /// error naming the span.
+  @Test func aDirectionMakesAnIsolate() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let isolated = try font.shape(
+      "xy abc z", options: Self.options([TextSpan(3..<6, direction: .rightToLeft)]))
+    #expect(isolated.runs.first { $0.range == 3..<6 }?.level == 2)
+    #expect(isolated.runs.filter { $0.level == 0 }.count == 2)
+    let plain = try font.shape(
+      "xy abc z", options: Self.options([TextSpan(3..<6, language: Language(harfBuzzString: "en"))]))
+    #expect(plain.runs.allSatisfy { $0.level == 0 })
+    #expect {
+      try font.shape(
+        "abcdef",
+        options: Self.options([TextSpan(0..<3, direction: .rightToLeft), TextSpan(2..<5, direction: .auto)]))
+    } throws: { ($0 as? ShapingError)?.input == "span 2" }
+  }
 }

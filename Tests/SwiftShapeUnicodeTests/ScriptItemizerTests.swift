@@ -97,3 +97,46 @@ struct ScriptItemizerTests {
     #expect(try ItemizedParagraph.singleRun("", base: .auto) == nil)
   }
 }
+
+/// Isolates (`ItemizedParagraph(_:base:isolates:)`) resolve as FSI, LRI or RLI … PDI written
+/// around their range would: the same level for every character.
+@Suite("Bidi isolates")
+struct IsolateTests {
+  /// Each scalar's level, from the paragraph's runs.
+  static func levels(_ paragraph: ItemizedParagraph, count: Int) -> [UInt8] {
+    var levels = [UInt8](repeating: 0, count: count)
+    for run in paragraph.runs {
+      for index in run.range { levels[index] = run.level }
+    }
+    return levels
+  }
+
+  @Test(arguments: [
+    ("Hello שלום 123 world", [Isolate(6..<14, base: .rightToLeft)]),
+    ("abc def", [Isolate(0..<3, base: .rightToLeft), Isolate(4..<7, base: .auto)]),
+    ("مرحبا abc 12 def سلام", [Isolate(6..<16, base: .leftToRight), Isolate(10..<12, base: .rightToLeft)]),
+    ("x שלום y", [Isolate(2..<6, base: .auto), Isolate(0..<8, base: .leftToRight)]),
+  ])
+  func isolatesAreTheirControlsWritten(_ text: String, isolates: [Isolate]) throws {
+    let scalars = Array(text.unicodeScalars)
+    let resolved = try ItemizedParagraph(scalars, base: .auto, isolates: isolates)
+    // The same text with the controls written in, their own levels left out.
+    var written: [Unicode.Scalar] = []
+    var original: [Int] = []
+    for (index, scalar) in scalars.enumerated() {
+      for isolate in isolates where isolate.range.upperBound == index { written.append("\u{2069}") }
+      for isolate in isolates.sorted(by: { $0.range.upperBound > $1.range.upperBound })
+      where isolate.range.lowerBound == index {
+        written.append(
+          isolate.base == .auto ? "\u{2068}" : isolate.base == .leftToRight ? "\u{2066}" : "\u{2067}")
+      }
+      original.append(written.count)
+      written.append(scalar)
+    }
+    for isolate in isolates where isolate.range.upperBound == scalars.count { written.append("\u{2069}") }
+    let withControls = try ItemizedParagraph(written, base: .auto)
+    let expected = Self.levels(withControls, count: written.count)
+    #expect(Self.levels(resolved, count: scalars.count) == original.map { expected[$0] })
+    #expect(resolved.baseLevel == withControls.baseLevel)
+  }
+}
