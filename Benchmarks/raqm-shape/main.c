@@ -15,7 +15,69 @@ static double cpu_seconds(void) {
   return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
+// raqm-shape --ranges FONT SECOND-FONT FILE: each line of FILE is a text, a tab, and ranges
+// separated by spaces, each START:END (UTF-8 bytes) then `:f` to set SECOND-FONT on it
+// (raqm_set_freetype_face_range) and/or `:l=LANG` to set its language (raqm_set_language); prints
+// each line's glyph IDs in visual order.
+static int shape_ranges(char **argv) {
+  FT_Library library;
+  FT_Face faces[2];
+  if (FT_Init_FreeType(&library)) return 70;
+  for (int f = 0; f < 2; ++f) {
+    if (FT_New_Face(library, argv[2 + f], 0, &faces[f])) {
+      fprintf(stderr, "raqm-shape: %s: cannot load the font\n", argv[2 + f]);
+      return 65;
+    }
+    FT_Set_Char_Size(faces[f], (FT_F26Dot6)faces[f]->units_per_EM * 64, 0, 72, 72);
+  }
+  FILE *file = fopen(argv[4], "r");
+  if (!file) {
+    fprintf(stderr, "raqm-shape: %s: cannot open\n", argv[4]);
+    return 66;
+  }
+  char *line = NULL;
+  size_t size = 0;
+  ssize_t length;
+  while ((length = getline(&line, &size, file)) >= 0) {
+    if (length > 0 && line[length - 1] == '\n') line[--length] = 0;
+    char *tab = strchr(line, '\t');
+    if (tab) *tab = 0;
+    raqm_t *rq = raqm_create();
+    raqm_set_text_utf8(rq, line, strlen(line));
+    raqm_set_freetype_face(rq, faces[0]);
+    raqm_set_par_direction(rq, RAQM_DIRECTION_DEFAULT);
+    for (char *spec = tab ? strtok(tab + 1, " ") : NULL; spec; spec = strtok(NULL, " ")) {
+      size_t start = 0, end = 0;
+      int used = 0;
+      if (sscanf(spec, "%zu:%zu%n", &start, &end, &used) < 2 || end < start) {
+        fprintf(stderr, "raqm-shape: '%s' is not a range\n", spec);
+        return 65;
+      }
+      for (char *setting = strchr(spec + used, ':'); setting; setting = strchr(setting + 1, ':')) {
+        if (setting[1] == 'f') raqm_set_freetype_face_range(rq, faces[1], start, end - start);
+        if (setting[1] == 'l' && setting[2] == '=') {
+          char language[32] = {0};
+          sscanf(setting + 3, "%31[^:]", language);
+          raqm_set_language(rq, language, start, end - start);
+        }
+      }
+    }
+    if (!raqm_layout(rq)) {
+      fprintf(stderr, "raqm-shape: layout failed\n");
+      return 70;
+    }
+    size_t glyphs = 0;
+    raqm_glyph_t *glyph = raqm_get_glyphs(rq, &glyphs);
+    for (size_t g = 0; g < glyphs; ++g) printf(g ? " %u" : "%u", glyph[g].index);
+    printf("\n");
+    raqm_destroy(rq);
+  }
+  fclose(file);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 5 && strcmp(argv[1], "--ranges") == 0) return shape_ranges(argv);
   if (argc < 3) {
     fprintf(stderr, "usage: raqm-shape FONT TEXT-FILE [PASSES]\n");
     return 64;
