@@ -28,8 +28,10 @@ extension ShapingFont {
       throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
     if options.spans.isEmpty,
-      let line = singleLine(result, scalars: scalars, whitespace: whitespace, options: options, width: width)
+      var line = singleLine(result, scalars: scalars, whitespace: whitespace, options: options, width: width)
     {
+      // The paragraph's one line is its last: a justified paragraph's stays at the start.
+      if options.alignment == .justify { line.fill = LineFill(kind: .none, added: 0, places: 0) }
       result.lines = [line]
       result.reshapedEdges = 0
       return
@@ -238,6 +240,16 @@ extension ShapingFont {
       top = top &+ made.line.ascent &+ made.line.descent &+ made.gap
       start = end
     }
+    if options.alignment == .justify {
+      let clusterStarts = Set(try loadGraphemes().map { offsets[$0] })
+      for index in lines.indices {
+        var trailing = scalarAt[lines[index].range.upperBound]
+        while trailing > scalarAt[lines[index].range.lowerBound], whitespace[trailing - 1] { trailing -= 1 }
+        justify(
+          &lines[index], width: width, isLast: index == lines.count - 1, scalars: scalars, scalarAt: scalarAt,
+          hanging: offsets[trailing], clusterStarts: clusterStarts, baseLevel: baseLevel)
+      }
+    }
     result.runs = lines.flatMap(\.runs)
     result.lines = lines
     result.reshapedEdges = reshaped
@@ -307,6 +319,8 @@ extension ShapingFont {
     case .start: return rightToLeft ? free : 0
     case .end: return rightToLeft ? 0 : free
     case .center: return free / 2
+    // Justified lines are filled after (`justify`); until then they sit at the start.
+    case .justify: return rightToLeft ? free : 0
     }
   }
 

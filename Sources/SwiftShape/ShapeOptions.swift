@@ -106,4 +106,9 @@ public enum LineAlignment: String, Sendable, Hashable, CaseIterable, Codable {
   case end
   /// In the middle.
   case center
+  /// Filling the width: every line but the paragraph's last (and those before a hard break) gets
+  /// space between its words, or between its characters when it has no word separator, at most
+  /// an em at each place; a line that would need more stays at the start (`ShapedLine.fill` says
+  /// how each was filled).
+  case justify
 }

@@ -287,13 +287,16 @@ public struct ShapedLine: Sendable, Hashable {
   /// Its runs in visual order (rule L2 for the line; trailing whitespace at the paragraph level,
   /// rule L1).
   public var runs: [ShapedRun]
+  /// With `LineAlignment.justify`: how the line was filled to the width; nil for the other
+  /// alignments.
+  public var fill: LineFill?
 
   /// A line with each field given.
   public init(
     range: Range<Int>, advance: Int32, visibleAdvance: Int32, ascent: Int32, descent: Int32, baseline: Int32,
-    x: Int32, runs: [ShapedRun]
+    x: Int32, runs: [ShapedRun], fill: LineFill? = nil
   ) {
     (self.range, self.advance, self.visibleAdvance, self.ascent) = (range, advance, visibleAdvance, ascent)
-    (self.descent, self.baseline, self.x, self.runs) = (descent, baseline, x, runs)
+    (self.descent, self.baseline, self.x, self.runs, self.fill) = (descent, baseline, x, runs, fill)
   }
 }

@@ -170,9 +170,9 @@ package struct ShapingSettings: Sendable, Equatable {
           $0.shaping.options.lineWidth = Int32(width.rounded())
         },
         .choice(
-          "--align", valueName: "start|end|center",
+          "--align", valueName: "start|end|center|justify",
           help:
-            "With --width: where each line sits (start and end follow the paragraph's direction; default: start).",
+            "With --width: where each line sits (start and end follow the paragraph's direction; justify fills every line but the last; default: start).",
           named: "an alignment"
         ) { $0.shaping.options.alignment = $1 },
         .flag(

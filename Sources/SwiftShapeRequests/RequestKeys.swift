@@ -434,7 +434,7 @@ extension RequestKey {
     },
     RequestKey("align", ["--align"]) { value, request, reading in
       guard let name = value.string, let alignment = LineAlignment(rawValue: name) else {
-        throw reading.fail("\"start\", \"end\" or \"center\"")
+        throw reading.fail("\"start\", \"end\", \"center\" or \"justify\"")
       }
       request.options.alignment = alignment
     } write: { request, _ in

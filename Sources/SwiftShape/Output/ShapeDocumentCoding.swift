@@ -147,8 +147,9 @@ public struct DecodedShapeDocument: Decodable, Sendable {
             range: line.range[0]..<max(line.range[0], line.range[1]), advance: line.advance,
             visibleAdvance: line.visibleAdvance, ascent: line.ascent, descent: line.descent,
             baseline: line.baseline,
-            x: line.x, runs: line.runs.map { run($0, level: $0.level, range: $0.range.map { $0[0]..<$0[1] }) }
-          )
+            x: line.x,
+            runs: line.runs.map { run($0, level: $0.level, range: $0.range.map { $0[0]..<$0[1] }) },
+            fill: line.fill)
         }
         result = ShapeResult(
           text: entry.text, clusterUnit: clusterUnit, runs: shapedLines.flatMap(\.runs), trace: entry.trace)
@@ -194,12 +195,13 @@ public struct DecodedShapeDocument: Decodable, Sendable {
   private struct LineFields: Decodable {
     var range: [Int]
     var advance, visibleAdvance, ascent, descent, baseline, x: Int32
+    var fill: LineFill?
     var runs: [RunFields]
 
     private enum CodingKeys: String, CodingKey {
       case range, advance
       case visibleAdvance = "visible_advance"
-      case ascent, descent, baseline, x, runs
+      case ascent, descent, baseline, x, fill, runs
     }
 
     init(from decoder: any Decoder) throws {
@@ -215,6 +217,7 @@ public struct DecodedShapeDocument: Decodable, Sendable {
       descent = try container.decode(Int32.self, forKey: .descent)
       baseline = try container.decode(Int32.self, forKey: .baseline)
       x = try container.decode(Int32.self, forKey: .x)
+      fill = try container.decodeIfPresent(LineFill.self, forKey: .fill)
       runs = try container.decode([RunFields].self, forKey: .runs)
     }
   }

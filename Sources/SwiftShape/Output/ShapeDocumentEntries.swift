@@ -76,7 +76,7 @@ extension ShapeDocument {
         cursor.json(",\"lines\":[", spaced: spaced)
       }
       for (index, line) in lines.enumerated() {
-        buffer.write(upTo: 320) { (cursor: inout ByteBuffer.Cursor) in
+        buffer.write(upTo: 420) { (cursor: inout ByteBuffer.Cursor) in
           cursor.item(index, indent: spaced ? 6 : nil, spaced: spaced)
           cursor.json("{\"range\":[", spaced: spaced)
           cursor.number(line.range.lowerBound)
@@ -91,6 +91,19 @@ extension ShapeDocument {
           for (key, value) in members {
             cursor.json(key, spaced: spaced)
             cursor.number(Int(value))
+          }
+          if let fill = line.fill {
+            cursor.json(",\"fill\":{\"kind\":", spaced: spaced)
+            switch fill.kind {
+            case .spaces: cursor.literal("\"spaces\"")
+            case .characters: cursor.literal("\"characters\"")
+            case .none: cursor.literal("\"none\"")
+            }
+            cursor.json(",\"added\":", spaced: spaced)
+            cursor.number(Int(fill.added))
+            cursor.json(",\"places\":", spaced: spaced)
+            cursor.number(fill.places)
+            cursor.byte(UInt8(ascii: "}"))
           }
           cursor.json(",\"runs\":", spaced: spaced)
         }

@@ -1,0 +1,106 @@
+import HarfBuzz
+
+/// How a line of a paragraph broken with `LineAlignment.justify` was filled to the width.
+public struct LineFill: Sendable, Hashable, Codable {
+  /// Where the space went.
+  public enum Kind: String, Sendable, Hashable, Codable {
+    /// Between words: added to the advance of each word separator inside the line (U+0020,
+    /// U+00A0, U+1680, U+2000–U+200A, U+202F, U+205F, U+3000).
+    case spaces
+    /// Between characters, for a line without word separators (CJK, Thai): added after each
+    /// grapheme cluster but the last.
+    case characters
+    /// Nowhere: the paragraph's last line, a line before a hard break, a line that already fills
+    /// the width, one with no place to add space, or one that would need more than an em at each
+    /// place (`ShapeOptions` documents the limit). It sits at the paragraph's start.
+    case none
+  }
+
+  /// Where the space went.
+  public var kind: Kind
+  /// The space added, in the result's unit.
+  public var added: Int32
+  /// How many places took it.
+  public var places: Int
+
+  /// A fill of each field given.
+  public init(kind: Kind, added: Int32, places: Int) {
+    (self.kind, self.added, self.places) = (kind, added, places)
+  }
+}
+
+extension ShapingFont {
+  /// Fills `line` (not the paragraph's last, `isLast`) to `width` as `LineAlignment.justify`
+  /// asks: the free width split over the line's word separators before its trailing whitespace,
+  /// else between its grapheme clusters, the remainder one unit each to the first places in the
+  /// text's order, at most an em a place; else left ragged at the paragraph's start.
+  ///
+  /// - Parameters:
+  ///   - scalarAt: the scalar at each offset of the cluster unit (-1 inside one); `scalars` the
+  ///     paragraph's; `hanging`, the offset where the line's trailing whitespace starts;
+  ///     `clusterStarts`, the offsets where grapheme clusters start.
+  func justify(
+    _ line: inout ShapedLine, width: Int32, isLast: Bool, scalars: [Unicode.Scalar], scalarAt: [Int],
+    hanging: Int, clusterStarts: Set<Int>, baseLevel: UInt8
+  ) {
+    func ragged() {
+      line.fill = LineFill(kind: .none, added: 0, places: 0)
+      line.x = baseLevel & 1 == 1 ? width &- line.visibleAdvance : 0
+    }
+    let lastScalar = line.range.upperBound > 0 ? scalarAt[line.range.upperBound - 1] : -1
+    let hardBreak =
+      lastScalar >= 0 && [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(scalars[lastScalar].value)
+    let free = width &- line.visibleAdvance
+    guard !isLast, !hardBreak, free > 0, !(line.runs.first?.direction.isVertical ?? true) else {
+      ragged()
+      return
+    }
+    // The places: (run, glyph) of the first glyph of each separator's cluster, else of each
+    // cluster but the line's last visible one; in the text's order.
+    var separators: [(cluster: Int, run: Int, glyph: Int)] = []
+    var clusters: [(cluster: Int, run: Int, glyph: Int)] = []
+    var seen: Set<Int> = []
+    for (runIndex, run) in line.runs.enumerated() {
+      for (glyphIndex, glyph) in run.glyphs.enumerated() where glyph.cluster < hanging {
+        guard seen.insert(glyph.cluster).inserted else { continue }
+        let scalar = glyph.cluster < scalarAt.count ? scalarAt[glyph.cluster] : -1
+        if scalar >= 0, Self.isWordSeparator(scalars[scalar]) {
+          separators.append((glyph.cluster, runIndex, glyphIndex))
+        } else if clusterStarts.contains(glyph.cluster) {
+          clusters.append((glyph.cluster, runIndex, glyphIndex))
+        }
+      }
+    }
+    clusters.sort { $0.cluster < $1.cluster }
+    separators.sort { $0.cluster < $1.cluster }
+    let kind: LineFill.Kind = separators.isEmpty ? .characters : .spaces
+    // Between clusters: after each but the last in the text's order (before it, for glyphs
+    // drawn right to left, which is the same gap).
+    let places = separators.isEmpty ? Array(clusters.dropLast()) : separators
+    let em = Int64(line.runs.first?.scale.x ?? scale.x)
+    guard !places.isEmpty, Int64(free) <= em * Int64(places.count) else {
+      ragged()
+      return
+    }
+    let each = free / Int32(places.count)
+    let remainder = Int(free % Int32(places.count))
+    for (index, place) in places.enumerated() {
+      line.runs[place.run].glyphs[place.glyph].xAdvance &+= each &+ (index < remainder ? 1 : 0)
+    }
+    line.advance &+= free
+    line.visibleAdvance &+= free
+    line.x = 0
+    line.fill = LineFill(kind: kind, added: free, places: places.count)
+  }
+
+  /// Whether justification may widen the character: a word separator (CSS Text's, as browsers
+  /// take them: the space, the no-break space, Ogham's space mark, the fixed-width spaces but the
+  /// figure and punctuation spaces, the narrow no-break space, the medium mathematical space, the
+  /// ideographic space).
+  static func isWordSeparator(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x20, 0xA0, 0x1680, 0x2000...0x2006, 0x2009, 0x200A, 0x202F, 0x205F, 0x3000: true
+    default: false
+    }
+  }
+}
