@@ -152,6 +152,9 @@ extension ShapingFont {
       while trailing > range.lowerBound, whitespace[trailing - 1] { trailing -= 1 }
       let unsafeStart = range.lowerBound > 0 && unsafe[range.lowerBound]
       let unsafeEnd = range.upperBound < count && unsafe[range.upperBound]
+      // A line broken after a soft hyphen shows a hyphen there: its last piece is shaped again
+      // with the hyphen in the soft hyphen's place.
+      let hyphenated = range.upperBound < count && scalars[range.upperBound - 1] == "\u{AD}"
       var pieces: [ShapedRun] = []
       for run in logical {
         guard let runRange = run.range else { continue }
@@ -165,13 +168,15 @@ extension ShapingFont {
           run.level == baseLevel
           ? [(a, b, baseLevel)] : [(a, min(b, trailing), run.level ?? 0), (max(a, trailing), b, baseLevel)]
         for (pieceStart, pieceEnd, level) in cuts where pieceStart < pieceEnd {
+          let hyphenHere = hyphenated && pieceEnd == range.upperBound
           let needsShaping =
             (pieceStart == range.lowerBound && unsafeStart) || (pieceEnd == range.upperBound && unsafeEnd)
+            || hyphenHere
           var piece = run
           if needsShaping {
             piece = try reshape(
               run, font: runFont(of: run), scalars: scalars, from: pieceStart, to: pieceEnd, offsets: offsets,
-              options: options)
+              options: options, hyphen: hyphenHere)
           } else {
             let low = offsets[pieceStart]
             let high = offsets[pieceEnd]
@@ -210,9 +215,10 @@ extension ShapingFont {
         run.glyphs.reduce(sum) { $1.cluster >= hanging ? $0 : $0 &+ (vertical ? -$1.yAdvance : $1.xAdvance) }
       }
       let x = lineStart(visible: visible, width: width, baseLevel: baseLevel, alignment: options.alignment)
-      let line = ShapedLine(
+      var line = ShapedLine(
         range: offsets[range.lowerBound]..<offsets[range.upperBound], advance: total, visibleAdvance: visible,
         ascent: ascent, descent: descent, baseline: top &+ ascent, x: x, runs: visual)
+      line.hyphen = hyphenated
       return (line, gap, (unsafeStart ? 1 : 0) + (unsafeEnd ? 1 : 0))
     }
 
@@ -335,12 +341,20 @@ extension ShapingFont {
   /// given context) as context; clusters counted from the start of the paragraph.
   private func reshape(
     _ run: ShapedRun, font runFont: ShapingFont, scalars: [Unicode.Scalar], from start: Int, to end: Int,
-    offsets: [Int], options: ShapeOptions
+    offsets: [Int], options: ShapeOptions, hyphen: Bool = false
   ) throws -> ShapedRun {
     func string(_ range: Range<Int>) -> String {
       var view = String.UnicodeScalarView()
       view.append(contentsOf: scalars[range])
       return String(view)
+    }
+    // With `hyphen`, the last character (a soft hyphen) is shaped as a hyphen: U+2010 where the
+    // font has it, else the hyphen-minus; it starts where the soft hyphen does, so its cluster is
+    // the soft hyphen's.
+    var text = string(start..<end)
+    if hyphen {
+      text.unicodeScalars.removeLast()
+      text.unicodeScalars.append(runFont.font.nominalGlyph(for: "\u{2010}") != nil ? "\u{2010}" : "-")
     }
     var runOptions = options
     runOptions.paragraph = nil
@@ -365,7 +379,7 @@ extension ShapingFont {
       }
       return moved
     }
-    let shaped = try runFont.shape(string(start..<end), options: runOptions)
+    let shaped = try runFont.shape(text, options: runOptions)
     var piece = run
     piece.glyphs = shaped.glyphs.map { glyph in
       var glyph = glyph

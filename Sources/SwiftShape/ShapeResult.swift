@@ -290,6 +290,9 @@ public struct ShapedLine: Sendable, Hashable {
   /// With `LineAlignment.justify`: how the line was filled to the width; nil for the other
   /// alignments.
   public var fill: LineFill?
+  /// Whether the line ends in a hyphen it was given: it breaks after a soft hyphen (U+00AD), which
+  /// is then shaped as a hyphen.
+  public var hyphen = false
 
   /// A line with each field given.
   public init(

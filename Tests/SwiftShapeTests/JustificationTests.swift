@@ -97,4 +97,42 @@ struct JustificationTests {
     let (one, _) = try Self.justified(font, "a short one", width: 60_000)
     #expect(one.lines?.count == 1 && one.lines?.first?.fill?.kind == LineFill.Kind.none)
   }
+
+  /// A soft hyphen is a place to break that shows a hyphen when the line breaks there: the line
+  /// ends in the font's hyphen at the soft hyphen's cluster and says so; unbroken, it draws
+  /// nothing; each line fits.
+  @Test func softHyphensShowAHyphenWhereTheyBreak() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let hyphen = try #require(font.font.nominalGlyph(for: "-"))
+    var options = ShapeOptions()
+    options.paragraph = .auto
+    options.lineWidth = 3000
+    let text = "some extra\u{AD}ordinary words and hy\u{AD}phen\u{AD}ation"
+    let result = try font.shape(text, options: options)
+    let lines = try #require(result.lines)
+    let scalars = Array(text.unicodeScalars)
+    var broken = 0
+    for (index, line) in lines.enumerated() {
+      // A line fits, unless it is one piece that cannot break (a word wider than the width).
+      let inside = scalars[line.range.lowerBound..<(line.range.upperBound - 1)]
+      #expect(line.visibleAdvance <= 3000 || !inside.dropLast().contains { $0 == " " || $0 == "\u{AD}" })
+      let glyphs = line.runs.flatMap(\.glyphs)
+      let endsAtSoftHyphen = scalars[line.range.upperBound - 1] == "\u{AD}" && index < lines.count - 1
+      #expect(line.hyphen == endsAtSoftHyphen)
+      if endsAtSoftHyphen {
+        broken += 1
+        #expect(glyphs.last?.id == hyphen && glyphs.last?.cluster == line.range.upperBound - 1)
+        #expect((glyphs.last?.xAdvance ?? 0) > 0)
+      }
+      // A soft hyphen inside a line draws nothing.
+      for glyph in glyphs
+      where scalars[glyph.cluster] == "\u{AD}" && glyph.cluster < line.range.upperBound - 1 {
+        #expect(glyph.xAdvance == 0)
+      }
+    }
+    #expect(broken >= 2)
+    // Unbroken, the same text has no hyphen glyph.
+    options.lineWidth = nil
+    #expect(!(try font.shape(text, options: options)).glyphs.contains { $0.id == hyphen })
+  }
 }

@@ -143,13 +143,15 @@ public struct DecodedShapeDocument: Decodable, Sendable {
       var result: ShapeResult
       if let lines = entry.lines {
         let shapedLines = lines.map { line in
-          ShapedLine(
+          var shaped = ShapedLine(
             range: line.range[0]..<max(line.range[0], line.range[1]), advance: line.advance,
             visibleAdvance: line.visibleAdvance, ascent: line.ascent, descent: line.descent,
             baseline: line.baseline,
             x: line.x,
             runs: line.runs.map { run($0, level: $0.level, range: $0.range.map { $0[0]..<$0[1] }) },
             fill: line.fill)
+          shaped.hyphen = line.hyphen ?? false
+          return shaped
         }
         result = ShapeResult(
           text: entry.text, clusterUnit: clusterUnit, runs: shapedLines.flatMap(\.runs), trace: entry.trace)
@@ -196,12 +198,13 @@ public struct DecodedShapeDocument: Decodable, Sendable {
     var range: [Int]
     var advance, visibleAdvance, ascent, descent, baseline, x: Int32
     var fill: LineFill?
+    var hyphen: Bool?
     var runs: [RunFields]
 
     private enum CodingKeys: String, CodingKey {
       case range, advance
       case visibleAdvance = "visible_advance"
-      case ascent, descent, baseline, x, fill, runs
+      case ascent, descent, baseline, x, fill, hyphen, runs
     }
 
     init(from decoder: any Decoder) throws {
@@ -218,6 +221,7 @@ public struct DecodedShapeDocument: Decodable, Sendable {
       baseline = try container.decode(Int32.self, forKey: .baseline)
       x = try container.decode(Int32.self, forKey: .x)
       fill = try container.decodeIfPresent(LineFill.self, forKey: .fill)
+      hyphen = try container.decodeIfPresent(Bool.self, forKey: .hyphen)
       runs = try container.decode([RunFields].self, forKey: .runs)
     }
   }

@@ -92,6 +92,7 @@ extension ShapeDocument {
             cursor.json(key, spaced: spaced)
             cursor.number(Int(value))
           }
+          if line.hyphen { cursor.json(",\"hyphen\":true", spaced: spaced) }
           if let fill = line.fill {
             cursor.json(",\"fill\":{\"kind\":", spaced: spaced)
             switch fill.kind {
