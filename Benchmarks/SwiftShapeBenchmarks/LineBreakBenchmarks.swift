@@ -7,7 +7,7 @@ extension Benchmarks {
   /// Library: each line of the corpus a paragraph, broken to about 40 ems, against the same
   /// paragraphs shaped without a width; CPU time, passes in alternation, the median of the paired
   /// ratios. The detail gives how many edges were reshaped against how many lines were made.
-  func lineBreakLibrary(name: String, font path: String, lines: [String], target: Double) throws -> Figure {
+  func lineBreakLibrary(name: String, font path: String, lines: [String], target: Double) throws -> [Figure] {
     let font = try ShapingFont(file: path)
     var paragraph = ShapeOptions()
     paragraph.includeGlyphNames = false
@@ -47,11 +47,27 @@ extension Benchmarks {
     }
     let ratio = Measure.median(ratios)
     let perLine = { (time: Double) in time / Double(rounds * lines.count) * 1e6 }
-    return Figure(
+    // Justified against the same lines at the start.
+    var justified = broken
+    justified.alignment = .justify
+    _ = try pass(justified, rounds: rounds)
+    var justifyRatios: [Double] = []
+    for pair in 0..<(trials * 8) {
+      let first = pair % 2 == 0 ? broken : justified
+      let second = pair % 2 == 0 ? justified : broken
+      let a = try pass(first, rounds: rounds).time
+      let b = try pass(second, rounds: rounds).time
+      justifyRatios.append(pair % 2 == 0 ? b / a : a / b)
+    }
+    let justifiedFigure = Figure(
+      name: "justified lines library \(name) at 40 em", value: Measure.median(justifyRatios),
+      target: "≤ 1.10× lines at the start", met: Measure.median(justifyRatios) <= 1.1, detail: "")
+    let breakingFigure = Figure(
       name: "lines library \(name) at 40 em", value: ratio, target: "≤ \(fixed(target))× paragraph",
       met: ratio <= target,
       detail:
         "\(fixed(perLine(Measure.median(brokenTimes)))) µs a paragraph; unbroken \(fixed(perLine(Measure.median(paragraphTimes)))) µs; \(lines.count) paragraphs made \(counts.lines) lines, \(counts.reshaped) edges reshaped"
     )
+    return [breakingFigure, justifiedFigure]
   }
 }
