@@ -38,11 +38,12 @@ extension ShapingFont {
   /// - Parameters:
   ///   - scalarAt: the scalar at each offset of the cluster unit (-1 inside one); `scalars` the
   ///     paragraph's; `hanging`, the offset where the line's trailing whitespace starts;
-  ///     `clusterStarts`, the offsets where grapheme clusters start.
+  ///     `clusterStarts`, the offsets where grapheme clusters start, asked for only for a line
+  ///     without word separators.
   func justify(
     _ line: inout ShapedLine, width: Int32, isLast: Bool, scalars: [Unicode.Scalar], scalarAt: [Int],
-    hanging: Int, clusterStarts: Set<Int>, baseLevel: UInt8
-  ) {
+    hanging: Int, clusterStarts: () throws -> Set<Int>, baseLevel: UInt8
+  ) rethrows {
     func ragged() {
       line.fill = LineFill(kind: .none, added: 0, places: 0)
       line.x = baseLevel & 1 == 1 ? width &- line.visibleAdvance : 0
@@ -66,10 +67,14 @@ extension ShapingFont {
         let scalar = glyph.cluster < scalarAt.count ? scalarAt[glyph.cluster] : -1
         if scalar >= 0, Self.isWordSeparator(scalars[scalar]) {
           separators.append((glyph.cluster, runIndex, glyphIndex))
-        } else if clusterStarts.contains(glyph.cluster) {
+        } else {
           clusters.append((glyph.cluster, runIndex, glyphIndex))
         }
       }
+    }
+    if separators.isEmpty {
+      let starts = try clusterStarts()
+      clusters.removeAll { !starts.contains($0.cluster) }
     }
     clusters.sort { $0.cluster < $1.cluster }
     separators.sort { $0.cluster < $1.cluster }

@@ -247,13 +247,20 @@ extension ShapingFont {
       start = end
     }
     if options.alignment == .justify {
-      let clusterStarts = Set(try loadGraphemes().map { offsets[$0] })
+      // Grapheme clusters are found (ICU's iterator) only for a line without word separators.
+      var clusterStarts: Set<Int>?
+      func starts() throws -> Set<Int> {
+        if let clusterStarts { return clusterStarts }
+        let made = Set(try loadGraphemes().map { offsets[$0] })
+        clusterStarts = made
+        return made
+      }
       for index in lines.indices {
         var trailing = scalarAt[lines[index].range.upperBound]
         while trailing > scalarAt[lines[index].range.lowerBound], whitespace[trailing - 1] { trailing -= 1 }
-        justify(
+        try justify(
           &lines[index], width: width, isLast: index == lines.count - 1, scalars: scalars, scalarAt: scalarAt,
-          hanging: offsets[trailing], clusterStarts: clusterStarts, baseLevel: baseLevel)
+          hanging: offsets[trailing], clusterStarts: starts, baseLevel: baseLevel)
       }
     }
     result.runs = lines.flatMap(\.runs)
