@@ -60,10 +60,12 @@ extension ShapingFont {
     // cluster but the line's last visible one; in the text's order.
     var separators: [(cluster: Int, run: Int, glyph: Int)] = []
     var clusters: [(cluster: Int, run: Int, glyph: Int)] = []
-    var seen: Set<Int> = []
     for (runIndex, run) in line.runs.enumerated() {
+      // A cluster's glyphs come together in a run: each is taken at its first glyph.
+      var previous = -1
       for (glyphIndex, glyph) in run.glyphs.enumerated() where glyph.cluster < hanging {
-        guard seen.insert(glyph.cluster).inserted else { continue }
+        guard glyph.cluster != previous else { continue }
+        previous = glyph.cluster
         let scalar = glyph.cluster < scalarAt.count ? scalarAt[glyph.cluster] : -1
         if scalar >= 0, Self.isWordSeparator(scalars[scalar]) {
           separators.append((glyph.cluster, runIndex, glyphIndex))
