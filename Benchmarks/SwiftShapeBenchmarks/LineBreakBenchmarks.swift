@@ -32,33 +32,25 @@ extension Benchmarks {
     let rounds = max(1, 2_000 / max(1, lines.count))
     _ = try pass(paragraph, rounds: rounds)
     let counts = try pass(broken, rounds: rounds)
-    var ratios: [Double] = []
-    var brokenTimes: [Double] = []
-    var paragraphTimes: [Double] = []
-    for pair in 0..<(trials * 8) {
-      let first = pair % 2 == 0 ? paragraph : broken
-      let second = pair % 2 == 0 ? broken : paragraph
-      let a = try pass(first, rounds: rounds).time
-      let b = try pass(second, rounds: rounds).time
-      let (paragraphTime, brokenTime) = pair % 2 == 0 ? (a, b) : (b, a)
-      ratios.append(brokenTime / paragraphTime)
-      paragraphTimes.append(paragraphTime)
-      brokenTimes.append(brokenTime)
+    /// Passes of `base` and `other` in alternating order: each pair's times, `base`'s first.
+    func pairs(_ base: ShapeOptions, _ other: ShapeOptions) throws -> [(base: Double, other: Double)] {
+      try (0..<(trials * 8)).map { pair in
+        let a = try pass(pair % 2 == 0 ? base : other, rounds: rounds).time
+        let b = try pass(pair % 2 == 0 ? other : base, rounds: rounds).time
+        return pair % 2 == 0 ? (a, b) : (b, a)
+      }
     }
+    let timed = try pairs(paragraph, broken)
+    let ratios = timed.map { $0.other / $0.base }
+    let paragraphTimes = timed.map(\.base)
+    let brokenTimes = timed.map(\.other)
     let ratio = Measure.median(ratios)
     let perLine = { (time: Double) in time / Double(rounds * lines.count) * 1e6 }
     // Justified against the same lines at the start.
     var justified = broken
     justified.alignment = .justify
     _ = try pass(justified, rounds: rounds)
-    var justifyRatios: [Double] = []
-    for pair in 0..<(trials * 8) {
-      let first = pair % 2 == 0 ? broken : justified
-      let second = pair % 2 == 0 ? justified : broken
-      let a = try pass(first, rounds: rounds).time
-      let b = try pass(second, rounds: rounds).time
-      justifyRatios.append(pair % 2 == 0 ? b / a : a / b)
-    }
+    let justifyRatios = try pairs(broken, justified).map { $0.other / $0.base }
     let justifiedFigure = Figure(
       name: "justified lines library \(name) at 40 em", value: Measure.median(justifyRatios),
       target: "≤ 1.10× lines at the start", met: Measure.median(justifyRatios) <= 1.1, detail: "")

@@ -53,12 +53,7 @@ extension ShapingFont {
       if featuresOnly {
         let features = try SpanStyles.features(
           ofFeatureSpans: options.spans, text: text, unit: options.clusterUnit, font: self)
-        let length =
-          switch options.clusterUnit {
-          case .unicodeScalars: simple.scalars
-          case .utf8: text.utf8.count
-          case .utf16: text.utf16.count
-          }
+        let length = options.clusterUnit.length(of: text)
         runOptions.features += features.compactMap { $0.forRun(0..<length, clustersFrom: 0) }
         runOptions.spans = []
       }
@@ -135,7 +130,7 @@ extension ShapingFont {
     if styles == nil, paragraph.runs.count == 1, let run = paragraph.runs.first {
       var runOptions = options
       if featuresOnly {
-        let length = Self.offsets(of: scalars, in: options.clusterUnit)[scalars.count]
+        let length = options.clusterUnit.length(of: text)
         runOptions.features = options.features.compactMap { $0.forRun(0..<length, clustersFrom: 0) }
         runOptions.spans = []
       }
@@ -274,12 +269,7 @@ extension ShapingFont {
     runOptions.direction = level & 1 == 1 ? .rightToLeft : .leftToRight
     runOptions.script = script
     try runFont.shape(text, options: runOptions, into: &result)
-    let length =
-      switch options.clusterUnit {
-      case .unicodeScalars: scalarCount
-      case .utf8: text.utf8.count
-      case .utf16: text.utf16.count
-      }
+    let length = options.clusterUnit == .unicodeScalars ? scalarCount : options.clusterUnit.length(of: text)
     for index in result.runs.indices {
       result.runs[index].level = level
       result.runs[index].range = 0..<length

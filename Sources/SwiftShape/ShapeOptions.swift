@@ -96,6 +96,15 @@ extension ClusterUnit {
     case .utf16: UTF16.width(scalar)
     }
   }
+
+  /// How many of this unit `text` takes.
+  func length(of text: String) -> Int {
+    switch self {
+    case .unicodeScalars: text.unicodeScalars.count
+    case .utf8: text.utf8.count
+    case .utf16: text.utf16.count
+    }
+  }
 }
 
 /// Where a line sits in the width it is broken to.

@@ -456,33 +456,34 @@ extension TextSpan {
 }
 
 extension ShapingFont {
-  /// The font a run of a paragraph with spans was shaped with (`ShapedRun.span`), for `result`
-  /// shaped with this font and `options` (its cluster unit and font options): the style's font of
-  /// the run's first character; nil for a run without a span, a fallback run, or spans that no
-  /// longer resolve.
-  package func font(ofSpanRun run: ShapedRun, in result: ShapeResult, options givenOptions: ShapeOptions)
-    -> ShapingFont?
+  /// The fonts the runs of a paragraph with spans were shaped with (`ShapedRun.span`), for
+  /// `result` shaped with this font and `options` (its cluster unit and font options): a function
+  /// that gives a run's font, the style's font of its first character; nil for a run without a
+  /// span, a fallback run, or spans that no longer resolve. The spans are resolved once, on the
+  /// first run that needs them.
+  package func spanFonts(of result: ShapeResult, options givenOptions: ShapeOptions) -> (ShapedRun) ->
+    ShapingFont?
   {
     var options = givenOptions
     options.spans = result.spans
-    guard run.span != nil, !run.isFallback, !options.spans.isEmpty, let start = run.range?.lowerBound else {
-      return nil
+    var resolved: (styles: SpanStyles, scalarAt: [Int: Int])??
+    return { [self] run in
+      guard run.span != nil, !run.isFallback, !options.spans.isEmpty, let start = run.range?.lowerBound else {
+        return nil
+      }
+      if resolved == nil {
+        let scalars = Array(result.text.unicodeScalars)
+        let offsets = ShapingFont.offsets(of: scalars, in: options.clusterUnit)
+        resolved = .some(
+          (try? SpanStyles(
+            options.spans, scalarCount: scalars.count, offsets: offsets, font: self, options: options))
+            .map { styles in
+              (styles, Dictionary(uniqueKeysWithValues: offsets.dropLast().enumerated().map { ($1, $0) }))
+            })
+      }
+      guard let found = resolved ?? nil, let first = found.scalarAt[start] else { return nil }
+      return found.styles.styles[found.styles.styleOfScalar[first]].font
     }
-    let scalars = Array(result.text.unicodeScalars)
-    var offsets: [Int] = []
-    offsets.reserveCapacity(scalars.count + 1)
-    var offset = 0
-    var first: Int?
-    for (index, scalar) in scalars.enumerated() {
-      if offset == start { first = index }
-      offsets.append(offset)
-      offset += options.clusterUnit.width(of: scalar)
-    }
-    offsets.append(offset)
-    guard let first,
-      let styles = try? SpanStyles(
-        options.spans, scalarCount: scalars.count, offsets: offsets, font: self, options: options)
-    else { return nil }
-    return styles.styles[styles.styleOfScalar[first]].font
   }
+
 }

@@ -55,10 +55,10 @@ public final class SVGRenderer {
   }
 
   /// The face a run is drawn with: the renderer's font, or for a run of a fallback font or of a
-  /// span's font (`result`'s spans), that font (opened on first use); the renderer's font when it
-  /// cannot be opened.
-  func face(of run: ShapedRun, in result: ShapeResult) -> Int {
-    if run.span != nil, let spanFont = font.font(ofSpanRun: run, in: result, options: spanOptions) {
+  /// span's font (as `spanFont` finds it), that font (opened on first use); the renderer's font
+  /// when it cannot be opened.
+  func face(of run: ShapedRun, spanFont: (ShapedRun) -> ShapingFont?) -> Int {
+    if run.span != nil, let spanFont = spanFont(run) {
       if spanFont === font { return 0 }
       if let known = faces.firstIndex(where: { $0.font === spanFont }) { return known }
       guard let outlines = try? SVGRenderer.outlines(of: spanFont) else { return 0 }
@@ -238,9 +238,10 @@ public final class SVGRenderer {
       let result = results[index]
       results[index] = ShapeResult()
       let resultLines = result.lines.map { $0.map { ($0.runs, Double($0.x)) } } ?? [(result.runs, 0)]
+      let spanFont = font.spanFonts(of: result, options: spanOptions)
       for (runs, x) in resultLines {
         let glyphs = runs.flatMap { run in
-          let face = face(of: run, in: result)
+          let face = face(of: run, spanFont: spanFont)
           return run.glyphs.map { ($0, face) }
         }
         add(glyphs, label: expected == nil ? nil : "actual", x: x)
