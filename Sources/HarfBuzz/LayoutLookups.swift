@@ -43,3 +43,35 @@ extension Face {
       before: members(sets[0]), input: members(sets[1]), after: members(sets[2]), output: members(sets[3]))
   }
 }
+
+extension Face {
+  /// The language systems HarfBuzz's OpenType shaper chooses for text of `script` in `language`,
+  /// as it chooses them when it plans the shaping (`hb-ot-map.cc`, 6.0 through 15.0): for GSUB
+  /// then GPOS, whether the script was found, the script chosen, its index and the language
+  /// system's index. Two languages with
+  /// equal selections select the same lookups (the OpenType shaper reads the language nowhere
+  /// else; AAT's `morx` does, through `ltag`).
+  ///
+  /// The corresponding C functions are `hb_ot_tags_from_script_and_language`,
+  /// `hb_ot_layout_table_select_script` and `hb_ot_layout_script_select_language`.
+  public func languageSystems(script: Script, language: Language?) -> [UInt32] {
+    var scriptTags = [hb_tag_t](repeating: 0, count: Int(HB_OT_MAX_TAGS_PER_SCRIPT))
+    var languageTags = [hb_tag_t](repeating: 0, count: Int(HB_OT_MAX_TAGS_PER_LANGUAGE))
+    var scriptCount = UInt32(scriptTags.count)
+    var languageCount = UInt32(languageTags.count)
+    hb_ot_tags_from_script_and_language(
+      script.raw, language?.raw, &scriptCount, &scriptTags, &languageCount, &languageTags)
+    var selection: [UInt32] = []
+    for table in [LayoutTable.gsub, .gpos] {
+      var scriptIndex: UInt32 = 0
+      var chosen: hb_tag_t = 0
+      let found = hb_ot_layout_table_select_script(
+        pointer, table.tag, scriptCount, &scriptTags, &scriptIndex, &chosen)
+      var languageIndex: UInt32 = 0
+      hb_ot_layout_script_select_language(
+        pointer, table.tag, scriptIndex, languageCount, &languageTags, &languageIndex)
+      selection += [UInt32(found), chosen, scriptIndex, languageIndex]
+    }
+    return selection
+  }
+}

@@ -182,7 +182,9 @@ extension ShapingFont {
     var trace: [TraceEvent]? = options.trace ? [] : nil
     shaped.reserveCapacity(paragraph.runs.count)
     var piece = ShapeResult()
-    for run in paragraph.runs {
+    // Each run's options: its direction, script, features (of the paragraph, cut to the run) and
+    // span's language; the span it is of.
+    func settings(ofRun run: TextRun) -> (options: ShapeOptions, span: Int?) {
       let start = offset(run.range.lowerBound)
       var runOptions = options
       runOptions.paragraph = nil
@@ -202,25 +204,69 @@ extension ShapingFont {
         if let language = style.language { runOptions.language = language }
         spanIndex = style.span
       }
-      let item = starts[run.range.lowerBound]..<starts[run.range.upperBound]
+      return (runOptions, spanIndex)
+    }
+    let runSettings = styles != nil ? paragraph.runs.map(settings(ofRun:)) : []
+    // Runs that differ only in language, shaped together where the cache takes them so
+    // (CachedRunGroups.swift): the runs from `groupStart` on, and where the groups tried end.
+    var grouped: [ShapedRun] = []
+    var groupStart = 0
+    var groupsTried = 0
+    for (index, run) in paragraph.runs.enumerated() {
+      let start = offset(run.range.lowerBound)
+      let (runOptions, spanIndex) = styles != nil ? runSettings[index] : settings(ofRun: run)
       let runFont = font(ofRun: run)
-      // Through the cache where the run's context cannot change its glyphs (clusters as the
-      // plain path numbers them, from `clusterBase`).
-      let cached =
-        try !utf16
-        && units.withUnsafeBufferPointer {
-          try runFont.shapeRunCached(
-            units: $0, item: item, runOptions: runOptions, clusterStart: start + clusterBase, into: &piece)
+      if styles != nil, !utf16, index >= groupsTried {
+        var last = index
+        while last + 1 < paragraph.runs.count {
+          let (next, nextRun) = (runSettings[last + 1].options, paragraph.runs[last + 1])
+          guard font(ofRun: nextRun) === runFont, nextRun.level == run.level, nextRun.script == run.script,
+            next.features == runOptions.features,
+            runFont.cacheState.shapesAlike(
+              runOptions.language, next.language, script: runOptions.script!, font: runFont.font)
+          else { break }
+          last += 1
         }
-      if !cached {
-        try Buffer.withReusable { buffer in
-          try runFont.shape(text, options: runOptions, in: buffer, into: &piece) { buffer in
-            if utf16 {
-              units16.withUnsafeBufferPointer { buffer.add(utf16: $0, item: item) }
-            } else {
-              units.withUnsafeBufferPointer { buffer.add(utf8: $0, item: item) }
-              if options.clusterUnit == .unicodeScalars {
-                buffer.numberClustersByItem(from: run.range.lowerBound)
+        groupsTried = last + 1
+        grouped = []
+        if last > index {
+          let runs = paragraph.runs[index...last]
+          var groupOptions = runOptions
+          if runs.last!.range.upperBound == scalars.count { groupOptions.bufferFlags.insert(.endOfText) }
+          grouped =
+            try units.withUnsafeBufferPointer { units in
+              try runFont.shapeRunGroupCached(
+                units: units, items: runs.map { starts[$0.range.lowerBound]..<starts[$0.range.upperBound] },
+                runOptions: groupOptions,
+                clusterStarts: runs.map { offset($0.range.lowerBound) + clusterBase },
+                languages: runSettings[index...last].map(\.options.language), scratch: &piece)
+            } ?? []
+          groupStart = index
+        }
+      }
+      let item = starts[run.range.lowerBound]..<starts[run.range.upperBound]
+      if index - groupStart < grouped.count {
+        piece.runs = [grouped[index - groupStart]]
+        piece.trace = nil
+      } else {
+        // Through the cache where the run's context cannot change its glyphs (clusters as the
+        // plain path numbers them, from `clusterBase`).
+        let cached =
+          try !utf16
+          && units.withUnsafeBufferPointer {
+            try runFont.shapeRunCached(
+              units: $0, item: item, runOptions: runOptions, clusterStart: start + clusterBase, into: &piece)
+          }
+        if !cached {
+          try Buffer.withReusable { buffer in
+            try runFont.shape(text, options: runOptions, in: buffer, into: &piece) { buffer in
+              if utf16 {
+                units16.withUnsafeBufferPointer { buffer.add(utf16: $0, item: item) }
+              } else {
+                units.withUnsafeBufferPointer { buffer.add(utf8: $0, item: item) }
+                if options.clusterUnit == .unicodeScalars {
+                  buffer.numberClustersByItem(from: run.range.lowerBound)
+                }
               }
             }
           }

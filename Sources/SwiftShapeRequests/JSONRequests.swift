@@ -44,7 +44,9 @@ public enum JSONRequests {
       var document = ShapeDocument(font: font, options: options, entries: [.init(line: 1, result: result)])
       document.pattern = resolved.pattern
       var answer = Array("{\"id\":".utf8) + id + [UInt8(ascii: ",")]
-      answer.append(contentsOf: document.json(.compact).utf8.dropFirst())
+      // The document's bytes after its opening brace. (Appending `json(.compact).utf8.dropFirst()`
+      // copied byte by byte through the generic path: 39% of `--requests` on English lines.)
+      answer.append(contentsOf: document.jsonBytes(.compact).dropFirst())
       return answer
     } catch {
       let failure =

@@ -164,6 +164,57 @@ struct ShapingCacheTests {
     }
   }
 
+  /// A span of language a word: the runs whose languages select the same language systems are
+  /// shaped together (one lookup for them all), the others apart, and the glyphs, runs and
+  /// languages are those of the cache off — on fonts with language systems (Romanian, Catalan,
+  /// Urdu, Marathi) and on one whose lookups reach across spaces.
+  @Test func languageSpansShapeAsRunByRun() throws {
+    ShapingCache.choosesByTime = false
+    let cases: [(String, [String], [String])] = [
+      (
+        Paths.latin, ["Şi ţara l·l Lluís ştie şi ţine", "the same words the same words"],
+        ["en", "ro", "de", "ca", "nl"]
+      ),
+      (Paths.spaceJoints, ["qa Ta x y qa", "qo z qa b", "ak qa ak Tk"], ["en", "de", "tr"]),
+      (Paths.arabic, ["سلام عليكم سلام", "بب بب يي"], ["ar", "ur", "fa"]),
+      (Paths.devanagari, ["क्षत्रिय नमस्ते क्षत्रिय", "नमस्ते र्क नमस्ते"], ["hi", "mr", "ne", "sa"]),
+    ]
+    for (path, lines, languages) in cases {
+      let font = try ShapingFont(file: path)
+      ShapingCache.removeAllOnThisThread()
+      // Enough rounds for each language's table to pass its first lines.
+      let rounds = (2 + ShapingCache.warmUpLines) * languages.count
+      for (round, line) in Array(repeating: lines, count: rounds).flatMap({ $0 }).enumerated() {
+        var options = ShapeOptions()
+        options.paragraph = .auto
+        var start = 0
+        for (index, word) in line.split(separator: " ").enumerated() {
+          let length = word.unicodeScalars.count
+          let language = Language(harfBuzzString: languages[(index + round) % languages.count])
+          options.spans.append(TextSpan(start..<(start + length), language: language))
+          start += length + 1
+        }
+        let cached = try font.shape(line, options: options)
+        options.usesCache = false
+        let plain = try font.shape(line, options: options)
+        #expect(cached == plain, "\(path) \(line)")
+        #expect(cached.runs.map(\.language) == plain.runs.map(\.language))
+      }
+    }
+    // Languages that select the same systems: one lookup for the line's runs.
+    let font = try ShapingFont(file: Paths.latin)
+    var options = ShapeOptions()
+    options.paragraph = .auto
+    let line = "one two three four"
+    options.spans = [0..<3, 8..<13].map { TextSpan($0, language: Language(harfBuzzString: "de")) }
+    for _ in 0..<(2 + ShapingCache.warmUpLines) { _ = try font.shape(line, options: options) }
+    let before = ThreadCache.current.counts.lines
+    let result = try font.shape(line, options: options)
+    #expect(ThreadCache.current.counts.lines - before == 1)
+    let other = Language.processDefault?.identifier
+    #expect(result.runs.map { $0.language?.identifier } == ["de", other, "de", other])
+  }
+
   /// Every fixture font, on words drawn at random (a fixed seed) from what it covers, joined by one
   /// or two spaces, with marks and joiners among them.
   @Test(arguments: [

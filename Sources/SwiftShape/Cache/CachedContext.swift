@@ -17,10 +17,11 @@ extension ShapingFont {
   /// Shapes the run `item` of `units` (the paragraph's UTF-8 between its context) through the
   /// thread's cache into `result`, with `runOptions` (the run's direction, script and features),
   /// its clusters from `clusterStart`; false (and `result` as it was) when the cache does not
-  /// take it and the caller must shape it with its context.
+  /// take it and the caller must shape it with its context. (`requiredCuts`: as
+  /// `shapeCached(_:options:requiredCuts:into:)` takes them, from the item's start.)
   func shapeRunCached(
     units: UnsafeBufferPointer<UInt8>, item: Range<Int>, runOptions: ShapeOptions, clusterStart: Int,
-    into result: inout ShapeResult
+    requiredCuts: [Int] = [], into result: inout ShapeResult
   ) throws -> Bool {
     guard runOptions.cacheable, runOptions.clusterUnit != .utf16, let script = runOptions.script else {
       return false
@@ -38,7 +39,9 @@ extension ShapingFont {
         hasAfter: item.upperBound < units.count)
     else { return false }
     let text = String(decoding: UnsafeBufferPointer(rebasing: units[item]), as: UTF8.self)
-    guard try shapeCached(text, options: options, into: &result) else { return false }
+    guard try shapeCached(text, options: options, requiredCuts: requiredCuts, into: &result) else {
+      return false
+    }
     if clusterStart != 0 {
       for index in result.runs[0].glyphs.indices { result.runs[0].glyphs[index].cluster += clusterStart }
     }

@@ -12,7 +12,13 @@ import HarfBuzz
 extension ShapingFont {
   /// Shapes `text` through the thread's cache into `result`; false (and `result` untouched) when
   /// the cache does not take it and the caller must shape it plainly.
-  func shapeCached(_ text: String, options: ShapeOptions, into result: inout ShapeResult) throws -> Bool {
+  ///
+  /// With `requiredCuts` (offsets into the text's UTF-8, ascending), the text is cut into pieces
+  /// at each of them as well, or not taken: runs of a paragraph shaped together, each run's glyphs
+  /// then those of its pieces (`shapeRunGroupCached`). Such text is never shaped plainly here.
+  func shapeCached(
+    _ text: String, options: ShapeOptions, requiredCuts: [Int] = [], into result: inout ShapeResult
+  ) throws -> Bool {
     // Whether the cache pays is timed, font by font: where HarfBuzz shapes a line faster than the
     // cache looks its pieces up (short words in a simple font on a recent HarfBuzz), lines are
     // shaped plainly (`ThreadCache.Table.shapesPlainly`). Either way the glyphs are the same.
@@ -26,7 +32,7 @@ extension ShapingFont {
       table = cache.lastTable
     }
     let start = Clock.nanoseconds()
-    if let table, table.shapesPlainly() {
+    if requiredCuts.isEmpty, let table, table.shapesPlainly() {
       try Buffer.withReusable { buffer in
         try shape(text, options: options, in: buffer, into: &result) { add(text, to: $0, options: options) }
       }
@@ -35,28 +41,32 @@ extension ShapingFont {
     }
     let done: Bool
     if let shaped = try text.utf8.withContiguousStorageIfAvailable({
-      try shapeCached(text, bytes: $0, options: options, cache: cache, into: &result)
+      try shapeCached(
+        text, bytes: $0, options: options, requiredCuts: requiredCuts, cache: cache, into: &result)
     }) {
       done = shaped
     } else {
       var copy = text
       done = try copy.withUTF8 {
-        try shapeCached(text, bytes: $0, options: options, cache: cache, into: &result)
+        try shapeCached(
+          text, bytes: $0, options: options, requiredCuts: requiredCuts, cache: cache, into: &result)
       }
     }
-    if done, cache.lastKey?.font == cacheState.id, let table = cache.lastTable {
+    if done, requiredCuts.isEmpty, cache.lastKey?.font == cacheState.id, let table = cache.lastTable {
       table.note(plainly: false, nanoseconds: Clock.nanoseconds() - start, bytes: text.utf8.count)
     }
     return done
   }
 
   private func shapeCached(
-    _ text: String, bytes: UnsafeBufferPointer<UInt8>, options givenOptions: ShapeOptions, cache: ThreadCache,
-    into result: inout ShapeResult
+    _ text: String, bytes: UnsafeBufferPointer<UInt8>, options givenOptions: ShapeOptions,
+    requiredCuts: [Int],
+    cache: ThreadCache, into result: inout ShapeResult
   ) throws -> Bool {
     // A line without a space, where lines without spaces have not come back (word lists): shaped
     // plainly, but for one in sixteen, without looking anything up.
-    if let last = cache.lastTable, last.singlesComeBackRarely, cache.lastKey?.font == cacheState.id,
+    if requiredCuts.isEmpty, let last = cache.lastTable, last.singlesComeBackRarely,
+      cache.lastKey?.font == cacheState.id,
       bytes.isEmpty || memchr(bytes.baseAddress!, 0x20, bytes.count) == nil
     {
       last.singlesPassed += 1
@@ -88,7 +98,14 @@ extension ShapingFont {
     var beforeSpaces = cache.beforeSpaces
     (cache.cuts, cache.beforeSpaces) = ([], [])
     defer { (cache.cuts, cache.beforeSpaces) = (cuts, beforeSpaces) }
-    cutPieces(bytes, joints: joints, table: table, cache: cache, into: &cuts, beforeSpaces: &beforeSpaces)
+    cutPieces(
+      bytes, joints: joints, table: table, cache: cache, required: requiredCuts, into: &cuts,
+      beforeSpaces: &beforeSpaces)
+    if !requiredCuts.isEmpty {
+      var next = 0
+      for cut in cuts where next < requiredCuts.count && cut == requiredCuts[next] { next += 1 }
+      guard next == requiredCuts.count else { return false }
+    }
     let count = cuts.count - 1
     let bot = options.bufferFlags.contains(.beginningOfText)
     let eot = options.bufferFlags.contains(.endOfText)
@@ -243,7 +260,7 @@ extension ShapingFont {
   /// on.
   private func cutPieces(
     _ bytes: UnsafeBufferPointer<UInt8>, joints: SpaceJoints, table: ThreadCache.Table, cache: ThreadCache,
-    into cuts: inout [Int], beforeSpaces: inout [Bool]
+    required: [Int], into cuts: inout [Int], beforeSpaces: inout [Bool]
   ) {
     cuts.removeAll(keepingCapacity: true)
     beforeSpaces.removeAll(keepingCapacity: true)
@@ -268,6 +285,7 @@ extension ShapingFont {
       return rule
     }
     var index = 0
+    var nextRequired = 0
     while index < bytes.count {
       guard bytes[index] == 0x20 else {
         index += 1
@@ -275,6 +293,19 @@ extension ShapingFont {
       }
       let runStart = index
       while index < bytes.count, bytes[index] == 0x20 { index += 1 }
+      // A cut required before the spaces as well as the one after them: both joints are exact
+      // on their own.
+      var cutBefore = false
+      while nextRequired < required.count, required[nextRequired] < runStart { nextRequired += 1 }
+      if runStart > 0, nextRequired < required.count, required[nextRequired] == runStart {
+        var start = runStart - 1
+        while start > 0, runStart - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        if allows(UTF8Scalar.decode(bytes, at: start)) & 2 != 0 {
+          cuts.append(runStart)
+          beforeSpaces.append(true)
+          cutBefore = true
+        }
+      }
       if index < bytes.count {
         if allows(UTF8Scalar.decode(bytes, at: index)) & 1 != 0 {
           cuts.append(index)
@@ -282,6 +313,7 @@ extension ShapingFont {
           continue
         }
       }
+      if cutBefore { continue }
       if runStart > 0 {
         var start = runStart - 1
         while start > 0, runStart - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }

@@ -92,6 +92,37 @@ final class FontCacheState: Sendable {
   /// Tells fonts apart in the threads' tables (an address could be reused by a later font).
   let id: UInt64
   private let joints = Protected<SpaceJoints?>(nil)
+  /// The language systems chosen for a script and a language (`Face.languageSystems`), and
+  /// whether the face has AAT's `morx`, which reads the language itself.
+  private let languageSystems = Protected<[LanguageSystemKey: [UInt32]]>([:])
+  private let hasMorx = Protected<Bool?>(nil)
+
+  struct LanguageSystemKey: Hashable {
+    var script: Script
+    var language: Language?
+  }
+
+  /// Whether text of `script` shapes alike in languages `a` and `b` with `font`: they select the
+  /// same language systems, and the face has no `morx`.
+  func shapesAlike(_ a: Language?, _ b: Language?, script: Script, font: Font) -> Bool {
+    let (a, b) = (a ?? Language.processDefault, b ?? Language.processDefault)
+    if a == b { return true }
+    let morx = hasMorx.withLock { known in
+      if let known { return known }
+      let has = font.face.tableTags.contains("morx")
+      known = has
+      return has
+    }
+    guard !morx else { return false }
+    func systems(_ language: Language?) -> [UInt32] {
+      let key = LanguageSystemKey(script: script, language: language)
+      if let known = languageSystems.withLock({ $0[key] }) { return known }
+      let made = font.face.languageSystems(script: script, language: language)
+      languageSystems.withLock { $0[key] = made }
+      return made
+    }
+    return systems(a) == systems(b)
+  }
 
   init() {
     id = FontCacheState.nextID.withLock {
