@@ -209,7 +209,7 @@ extension ShapingFont {
     let runSettings = styles != nil ? paragraph.runs.map(settings(ofRun:)) : []
     // Runs that differ only in language, shaped together where the cache takes them so
     // (CachedRunGroups.swift): the runs from `groupStart` on, and where the groups tried end.
-    var grouped: [ShapedRun] = []
+    var grouped: [ShapedRun?] = []
     var groupStart = 0
     var groupsTried = 0
     for (index, run) in paragraph.runs.enumerated() {
@@ -240,13 +240,13 @@ extension ShapingFont {
                 runOptions: groupOptions,
                 clusterStarts: runs.map { offset($0.range.lowerBound) + clusterBase },
                 languages: runSettings[index...last].map(\.options.language), scratch: &piece)
-            } ?? []
+            }
           groupStart = index
         }
       }
       let item = starts[run.range.lowerBound]..<starts[run.range.upperBound]
-      if index - groupStart < grouped.count {
-        piece.runs = [grouped[index - groupStart]]
+      if index - groupStart < grouped.count, let shapedRun = grouped[index - groupStart] {
+        piece.runs = [shapedRun]
         piece.trace = nil
       } else {
         // Through the cache where the run's context cannot change its glyphs (clusters as the

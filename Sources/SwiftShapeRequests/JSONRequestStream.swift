@@ -10,12 +10,14 @@ extension JSONRequests {
   /// Answers every request line of a file (or standard input, `-`), in order, to `out`, flushed
   /// after each batch of requests already read (a client may send one and wait for its answer).
   /// Requests read together are answered on `jobs` threads; a bad line is answered with an error
-  /// in its place and the stream goes on.
+  /// in its place and the stream goes on. `usesCache`: false shapes every request without the
+  /// shaping cache (`--no-cache`).
   ///
   /// - Throws: `ShapingError` of kind `.unreadableFile` when the file cannot be opened or read;
   ///   `out`'s flush errors.
   public static func serve(
-    _ path: String, jobs: Int = 1, maximumLength: Int = 16 << 20, to out: some LineShaperOutput
+    _ path: String, jobs: Int = 1, maximumLength: Int = 16 << 20, usesCache: Bool = true,
+    to out: some LineShaperOutput
   ) throws {
     let descriptor = try IO.openForReading(path)
     defer { if descriptor != 0 { close(descriptor) } }
@@ -34,7 +36,7 @@ extension JSONRequests {
       while batch.count < 256, reader.hasBufferedLine, let line = try nextLine() { batch.append(line) }
       let answers = ParallelMap.run(batch, jobs: jobs) { line -> [UInt8] in
         switch line {
-        case .request(let bytes): return JSONRequests.answer(bytes, cache: cache)
+        case .request(let bytes): return JSONRequests.answer(bytes, cache: cache, usesCache: usesCache)
         case .tooLong(let length):
           return JSONRequests.errorAnswer(
             id: Array("null".utf8),

@@ -16,7 +16,10 @@ public enum JSONRequests {
   ///   - line: the request, one line of JSON, without its newline.
   ///   - folder: the folder relative font paths are relative to.
   ///   - cache: fonts loaded once for many requests.
-  public static func answer(_ line: [UInt8], folder: String = ".", cache: FontCache) -> [UInt8] {
+  ///   - usesCache: false to shape without the shaping cache (`ShapeOptions.usesCache`).
+  public static func answer(
+    _ line: [UInt8], folder: String = ".", cache: FontCache, usesCache: Bool = true
+  ) -> [UInt8] {
     var id: [UInt8] = Array("null".utf8)
     do {
       _ = try TextInput.decode(line, name: "request")
@@ -39,7 +42,8 @@ public enum JSONRequests {
       try request.validate(naming: .keys)
       let resolved = try request.resolveFont(cache: cache)
       let font = resolved.font
-      let options = request.options
+      var options = request.options
+      options.usesCache = usesCache
       let result = try font.shape(text, options: options)
       var document = ShapeDocument(font: font, options: options, entries: [.init(line: 1, result: result)])
       document.pattern = resolved.pattern

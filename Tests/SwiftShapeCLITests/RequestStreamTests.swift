@@ -105,4 +105,21 @@ struct RequestStreamTests {
     #expect(result.status == 66 && result.stdout.isEmpty)
     #expect(result.err == "swiftshape: error: /nonexistent/requests.jsonl: No such file or directory\n")
   }
+
+  /// Each request holds its options: a shaping or output option beside `--requests` is an error
+  /// (it would be dropped), and `--no-cache` is honoured (the statistics count nothing).
+  @Test func optionsBesideRequestsAreErrorsButTheCacheSwitch() throws {
+    let request = #"{"id": 1, "font": "fonts/NotoSans-Latin.ttf", "text": "the same words"}"# + "\n"
+    for option in [["--font-size", "20"], ["--features", "-kern"], ["-o", "/tmp/x.json"], ["--paragraph"]] {
+      let result = try swiftshape(["shape", "--requests", "-"] + option, stdin: Data(request.utf8))
+      #expect(result.status == 64 && result.stdout.isEmpty, "\(option)")
+      #expect(result.err.hasPrefix("swiftshape: error: --requests: each request holds its options"))
+    }
+    let input = Data(String(repeating: request, count: 8).utf8)
+    let cached = try swiftshape(["shape", "--requests", "-", "--cache-stats"], stdin: input)
+    let plain = try swiftshape(["shape", "--requests", "-", "--cache-stats", "--no-cache"], stdin: input)
+    #expect(cached.status == 0 && plain.status == 0 && cached.stdout == plain.stdout)
+    #expect(!cached.err.contains(" 0 lines,"))
+    #expect(plain.err.contains(" 0 lines,"))
+  }
 }

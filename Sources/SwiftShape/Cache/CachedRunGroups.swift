@@ -15,35 +15,54 @@ import HarfBuzz
 extension ShapingFont {
   /// Shapes the runs of `items` (their UTF-8 in `units`, in logical order, next to each other),
   /// with `runOptions` (the first run's, with the end-of-text flag of the last), through the
-  /// cache as one piece of text; each run's glyphs, clusters from `clusterStarts[i]` for run `i`
-  /// (its first cluster), with `languages[i]`; nil when the cache does not take the runs so.
+  /// cache as few pieces of text as it takes: each run's glyphs, clusters from `clusterStarts[i]`
+  /// for run `i` (its first cluster), with `languages[i]`; nil for a run the caller shapes alone
+  /// (where the cache could not cut the text at the run's edges, or does not take it).
   func shapeRunGroupCached(
     units: UnsafeBufferPointer<UInt8>, items: [Range<Int>], runOptions: ShapeOptions, clusterStarts: [Int],
     languages: [Language?], scratch: inout ShapeResult
-  ) throws -> [ShapedRun]? {
-    guard let first = items.first, let last = items.last else { return nil }
-    let item = first.lowerBound..<last.upperBound
-    let cuts = items.dropFirst().map { $0.lowerBound - item.lowerBound }
-    guard
-      try shapeRunCached(
-        units: units, item: item, runOptions: runOptions, clusterStart: clusterStarts[0], requiredCuts: cuts,
-        into: &scratch),
-      let whole = scratch.runs.first
-    else { return nil }
-    var runs = languages.map { language -> ShapedRun in
-      var run = whole
-      run.glyphs = []
-      run.language = language ?? Language.processDefault
-      return run
+  ) throws -> [ShapedRun?] {
+    var shaped = [ShapedRun?](repeating: nil, count: items.count)
+    let cache = ThreadCache.current
+    // The runs of `group`, shaped together; at the edges the cache could not cut at, the runs are
+    // taken apart and the groups between them tried again (each of those then cut as it was).
+    func shape(_ group: Range<Int>, retrying: Bool) throws {
+      guard group.count > 1 else { return }
+      let item = items[group.lowerBound].lowerBound..<items[group.upperBound - 1].upperBound
+      let cuts = items[group].dropFirst().map { $0.lowerBound - item.lowerBound }
+      cache.missingCuts.removeAll(keepingCapacity: true)
+      guard
+        try shapeRunCached(
+          units: units, item: item, runOptions: runOptions, clusterStart: clusterStarts[group.lowerBound],
+          requiredCuts: cuts, into: &scratch),
+        let whole = scratch.runs.first
+      else {
+        guard retrying, !cache.missingCuts.isEmpty else { return }
+        let missing = Set(cache.missingCuts.map { $0 + item.lowerBound })
+        var start = group.lowerBound
+        for run in group.dropFirst() where missing.contains(items[run].lowerBound) {
+          try shape(start..<run, retrying: false)
+          start = run
+        }
+        try shape(start..<group.upperBound, retrying: false)
+        return
+      }
+      for run in group {
+        var part = whole
+        part.glyphs = []
+        part.language = languages[run] ?? Language.processDefault
+        shaped[run] = part
+      }
+      // Clusters rise (left to right) or fall (right to left) through the glyphs: each glyph goes
+      // to the run whose clusters hold its own.
+      var index = group.lowerBound
+      for glyph in whole.glyphs {
+        while index + 1 < group.upperBound, glyph.cluster >= clusterStarts[index + 1] { index += 1 }
+        while index > group.lowerBound, glyph.cluster < clusterStarts[index] { index -= 1 }
+        shaped[index]!.glyphs.append(glyph)
+      }
     }
-    // Clusters rise (left to right) or fall (right to left) through the glyphs: each glyph goes
-    // to the run whose clusters hold its own.
-    var index = 0
-    for glyph in whole.glyphs {
-      while index + 1 < clusterStarts.count, glyph.cluster >= clusterStarts[index + 1] { index += 1 }
-      while index > 0, glyph.cluster < clusterStarts[index] { index -= 1 }
-      runs[index].glyphs.append(glyph)
-    }
-    return runs
+    try shape(0..<items.count, retrying: true)
+    return shaped
   }
 }

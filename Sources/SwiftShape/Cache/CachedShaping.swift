@@ -102,9 +102,14 @@ extension ShapingFont {
       bytes, joints: joints, table: table, cache: cache, required: requiredCuts, into: &cuts,
       beforeSpaces: &beforeSpaces)
     if !requiredCuts.isEmpty {
+      // The required cuts not made, for the caller to shape the text apart at them.
+      cache.missingCuts.removeAll(keepingCapacity: true)
       var next = 0
-      for cut in cuts where next < requiredCuts.count && cut == requiredCuts[next] { next += 1 }
-      guard next == requiredCuts.count else { return false }
+      for required in requiredCuts {
+        while next < cuts.count, cuts[next] < required { next += 1 }
+        if next == cuts.count || cuts[next] != required { cache.missingCuts.append(required) }
+      }
+      guard cache.missingCuts.isEmpty else { return false }
     }
     let count = cuts.count - 1
     let bot = options.bufferFlags.contains(.beginningOfText)

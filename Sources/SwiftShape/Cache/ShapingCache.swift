@@ -257,6 +257,9 @@ final class ThreadCache: @unchecked Sendable {
   var keys: [UInt64] = []
   var found: [Piece?] = []
   var runResult = ShapeResult()
+  /// The cuts required of the last text (`shapeCached(_:options:requiredCuts:into:)`) that could
+  /// not be made.
+  var missingCuts: [Int] = []
   /// The counts as others may read them.
   var statistics = ShapingCache.Statistics()
 

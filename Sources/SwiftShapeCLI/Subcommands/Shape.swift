@@ -60,8 +60,22 @@ extension ShapeSettings {
         throw ValidationError("--requests takes its requests from the file, not as arguments")
       }
       try output.check(persona: persona)
+      // Each request carries its own options: any other on the command line is an error.
+      var alone = ShapeSettings()
+      (alone.requests, alone.persona) = (requests, persona)
+      (alone.output.jobs, alone.output.cacheStatistics) = (output.jobs, output.cacheStatistics)
+      alone.text.maximumLength = text.maximumLength
+      alone.shaping.options.usesCache = shaping.options.usesCache
+      guard self == alone else {
+        throw ShapingError(
+          .invalidArgument, input: "--requests",
+          reason: "each request holds its options; only --jobs, --max-text-length, --no-cache and "
+            + "--cache-stats go with it")
+      }
       let out = Output.standardOutput()
-      try JSONRequests.serve(requests, jobs: output.jobs, maximumLength: text.maximumLength, to: out)
+      try JSONRequests.serve(
+        requests, jobs: output.jobs, maximumLength: text.maximumLength,
+        usesCache: shaping.options.usesCache, to: out)
       try out.commit()
       return
     }
