@@ -182,10 +182,18 @@ extension ShapingFont {
     var trace: [TraceEvent]? = options.trace ? [] : nil
     shaped.reserveCapacity(paragraph.runs.count)
     var piece = ShapeResult()
-    // Each run's options: its direction, script, features (of the paragraph, cut to the run) and
-    // span's language; the span it is of.
-    func settings(ofRun run: TextRun) -> (options: ShapeOptions, span: Int?) {
-      let start = offset(run.range.lowerBound)
+    // Each run's language and span, features (the paragraph's, cut to the run), and options (its
+    // direction, script, features and language).
+    func style(ofRun run: TextRun) -> (language: Language?, span: Int?) {
+      guard let styles, !runFonts.isEmpty else { return (options.language, nil) }
+      let style = styles.styles[runFonts[run.font].style]
+      return (style.language ?? options.language, style.span)
+    }
+    func features(ofRun run: TextRun) -> [Feature] {
+      let range = offset(run.range.lowerBound)..<offset(run.range.upperBound)
+      return options.features.compactMap { $0.forRun(range, clustersFrom: clusterBase) }
+    }
+    func settings(ofRun run: TextRun) -> ShapeOptions {
       var runOptions = options
       runOptions.paragraph = nil
       // The paragraph's first and last runs are the text's beginning and end (a mark that starts
@@ -194,19 +202,11 @@ extension ShapingFont {
       if run.range.upperBound == scalars.count { runOptions.bufferFlags.insert(.endOfText) }
       runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
       runOptions.script = Script(iso15924: run.script)
-      runOptions.features = options.features.compactMap {
-        $0.forRun(start..<offset(run.range.upperBound), clustersFrom: clusterBase)
-      }
+      runOptions.features = features(ofRun: run)
       runOptions.spans = []
-      var spanIndex: Int?
-      if let styles, !runFonts.isEmpty {
-        let style = styles.styles[runFonts[run.font].style]
-        if let language = style.language { runOptions.language = language }
-        spanIndex = style.span
-      }
-      return (runOptions, spanIndex)
+      runOptions.language = style(ofRun: run).language
+      return runOptions
     }
-    let runSettings = styles != nil ? paragraph.runs.map(settings(ofRun:)) : []
     // Runs that differ only in language, shaped together where the cache takes them so
     // (CachedRunGroups.swift): the runs from `groupStart` on, and where the groups tried end.
     var grouped: [ShapedRun?] = []
@@ -214,16 +214,18 @@ extension ShapingFont {
     var groupsTried = 0
     for (index, run) in paragraph.runs.enumerated() {
       let start = offset(run.range.lowerBound)
-      let (runOptions, spanIndex) = styles != nil ? runSettings[index] : settings(ofRun: run)
+      let (language, spanIndex) = style(ofRun: run)
       let runFont = font(ofRun: run)
-      if styles != nil, !utf16, index >= groupsTried {
+      if styles != nil, !utf16, index >= groupsTried, options.usesCache, !options.trace {
         var last = index
+        let script = Script(iso15924: run.script)
+        let runFeatures = options.features.isEmpty ? [] : features(ofRun: run)
         while last + 1 < paragraph.runs.count {
-          let (next, nextRun) = (runSettings[last + 1].options, paragraph.runs[last + 1])
+          let nextRun = paragraph.runs[last + 1]
           guard font(ofRun: nextRun) === runFont, nextRun.level == run.level, nextRun.script == run.script,
-            next.features == runOptions.features,
+            options.features.isEmpty || features(ofRun: nextRun) == runFeatures,
             runFont.cacheState.shapesAlike(
-              runOptions.language, next.language, script: runOptions.script!, font: runFont.font)
+              language, style(ofRun: nextRun).language, script: script, font: runFont.font)
           else { break }
           last += 1
         }
@@ -231,7 +233,7 @@ extension ShapingFont {
         grouped = []
         if last > index {
           let runs = paragraph.runs[index...last]
-          var groupOptions = runOptions
+          var groupOptions = settings(ofRun: run)
           if runs.last!.range.upperBound == scalars.count { groupOptions.bufferFlags.insert(.endOfText) }
           grouped =
             try units.withUnsafeBufferPointer { units in
@@ -239,7 +241,7 @@ extension ShapingFont {
                 units: units, items: runs.map { starts[$0.range.lowerBound]..<starts[$0.range.upperBound] },
                 runOptions: groupOptions,
                 clusterStarts: runs.map { offset($0.range.lowerBound) + clusterBase },
-                languages: runSettings[index...last].map(\.options.language), scratch: &piece)
+                languages: runs.map { style(ofRun: $0).language }, scratch: &piece)
             }
           groupStart = index
         }
@@ -249,6 +251,7 @@ extension ShapingFont {
         piece.runs = [shapedRun]
         piece.trace = nil
       } else {
+        let runOptions = settings(ofRun: run)
         // Through the cache where the run's context cannot change its glyphs (clusters as the
         // plain path numbers them, from `clusterBase`).
         let cached =
