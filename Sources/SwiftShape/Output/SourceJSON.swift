@@ -203,10 +203,12 @@ package indirect enum SourceJSON: Sendable {
 
     mutating func string() throws -> String {
       index += 1  // the opening quote
-      var scalars = String.UnicodeScalarView()
+      // The text between escapes is copied as it stands. (Appending it to a scalar view took 3,100
+      // instructions a string: a fifth of `--requests` with spans.)
+      var text = ""
       var run = index
       func flush(_ parser: Parser, upTo end: Int) {
-        scalars.append(contentsOf: String(decoding: parser.bytes[run..<end], as: UTF8.self).unicodeScalars)
+        text += String(decoding: parser.bytes[run..<end], as: UTF8.self)
       }
       while true {
         guard index < bytes.count else { throw error("unterminated string") }
@@ -214,7 +216,7 @@ package indirect enum SourceJSON: Sendable {
         if byte == UInt8(ascii: "\"") {
           flush(self, upTo: index)
           index += 1
-          return String(scalars)
+          return text
         }
         guard byte >= 0x20 else { throw error("control character in a string") }
         guard byte == UInt8(ascii: "\\") else {
@@ -227,14 +229,14 @@ package indirect enum SourceJSON: Sendable {
         let escape = bytes[index]
         index += 1
         switch escape {
-        case UInt8(ascii: "\""): scalars.append("\"")
-        case UInt8(ascii: "\\"): scalars.append("\\")
-        case UInt8(ascii: "/"): scalars.append("/")
-        case UInt8(ascii: "b"): scalars.append("\u{08}")
-        case UInt8(ascii: "f"): scalars.append("\u{0C}")
-        case UInt8(ascii: "n"): scalars.append("\n")
-        case UInt8(ascii: "r"): scalars.append("\r")
-        case UInt8(ascii: "t"): scalars.append("\t")
+        case UInt8(ascii: "\""): text.unicodeScalars.append("\"")
+        case UInt8(ascii: "\\"): text.unicodeScalars.append("\\")
+        case UInt8(ascii: "/"): text.unicodeScalars.append("/")
+        case UInt8(ascii: "b"): text.unicodeScalars.append("\u{08}")
+        case UInt8(ascii: "f"): text.unicodeScalars.append("\u{0C}")
+        case UInt8(ascii: "n"): text.unicodeScalars.append("\n")
+        case UInt8(ascii: "r"): text.unicodeScalars.append("\r")
+        case UInt8(ascii: "t"): text.unicodeScalars.append("\t")
         case UInt8(ascii: "u"):
           var value = try hex4()
           if (0xD800...0xDBFF).contains(value), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
@@ -246,7 +248,7 @@ package indirect enum SourceJSON: Sendable {
             value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
           }
           guard let scalar = Unicode.Scalar(value) else { throw error("a lone surrogate in \\u escapes") }
-          scalars.append(scalar)
+          text.unicodeScalars.append(scalar)
         default:
           throw error("unknown escape in a string")
         }
