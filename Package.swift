@@ -8,6 +8,7 @@
 //   CICU, CUnicodeAlgorithms            ICU's common library through pkg-config, behind a plain C interface
 //   HarfBuzz                            safe Swift owners of HarfBuzz's objects (library product)
 //   SwiftShapeUnicode                   Unicode's text algorithms from ICU: bidi (library product)
+//   CHyphen, SwiftShapeHyphenation      libhyphen, and where words may be hyphenated (library product)
 //   SwiftShapeDefaultFont               the font used when none is given, embedded at build time
 //   SwiftShape                          the shaping API users call (library product)
 //   SwiftShapeFonts                     fonts by name (fontconfig) and what is in a font (library product)
@@ -42,6 +43,7 @@ let package = Package(
     .library(name: "SwiftShape", targets: ["SwiftShape"]),
     .library(name: "HarfBuzz", targets: ["HarfBuzz"]),
     .library(name: "SwiftShapeUnicode", targets: ["SwiftShapeUnicode"]),
+    .library(name: "SwiftShapeHyphenation", targets: ["SwiftShapeHyphenation"]),
     .library(name: "SwiftShapeFonts", targets: ["SwiftShapeFonts"]),
     .library(name: "SwiftShapeFixtures", targets: ["SwiftShapeFixtures"]),
     .library(name: "SwiftShapeFontbakery", targets: ["SwiftShapeFontbakery"]),
@@ -80,6 +82,15 @@ let package = Package(
     .target(
       name: "SwiftShapePNG",
       dependencies: ["CPNG"]
+    ),
+    // libhyphen has no pkg-config file: its header and library are in the default paths.
+    .systemLibrary(
+      name: "CHyphen",
+      providers: [.apt(["libhyphen-dev"]), .brew(["hyphen"])]
+    ),
+    .target(
+      name: "SwiftShapeHyphenation",
+      dependencies: ["CHyphen"]
     ),
     .systemLibrary(
       name: "CFontconfig",
@@ -206,6 +217,10 @@ let package = Package(
     .testTarget(
       name: "SwiftShapeTests",
       dependencies: ["HarfBuzz", "SwiftShape", "TestFixtures"]
+    ),
+    .testTarget(
+      name: "SwiftShapeHyphenationTests",
+      dependencies: ["SwiftShapeHyphenation", "TestFixtures"]
     ),
     .testTarget(
       name: "SwiftShapeUnicodeTests",
