@@ -115,7 +115,7 @@ let package = Package(
     ),
     .target(
       name: "SwiftShape",
-      dependencies: ["HarfBuzz", "SwiftShapeUnicode", "SwiftShapeDefaultFont"],
+      dependencies: ["HarfBuzz", "SwiftShapeUnicode", "SwiftShapeHyphenation", "SwiftShapeDefaultFont"],
       exclude: ["Schemas"]
     ),
     .target(
@@ -128,7 +128,7 @@ let package = Package(
     ),
     .target(
       name: "SwiftShapeRequests",
-      dependencies: ["SwiftShape", "SwiftShapeFonts"]
+      dependencies: ["SwiftShape", "SwiftShapeFonts", "SwiftShapeHyphenation"]
     ),
     .target(
       name: "SwiftShapeCommandLine",

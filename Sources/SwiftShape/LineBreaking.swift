@@ -109,6 +109,47 @@ extension ShapingFont {
       throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
 
+    // Hyphens at line ends inside words: the advance of the hyphen a line cut before a scalar
+    // ends with, in the font of the scalar before it (nil where that font has none: no hyphen
+    // goes there, as Pango does).
+    var hyphenAdvances: [ObjectIdentifier: Int64?] = [:]
+    func hyphenAdvance(before index: Int) -> Int64? {
+      guard index > 0, let run = logical.last(where: { ($0.range?.lowerBound ?? 0) <= offsets[index - 1] })
+      else { return nil }
+      let font = runFont(of: run)
+      if let known = hyphenAdvances[ObjectIdentifier(font)] { return known }
+      let glyph = font.font.nominalGlyph(for: "\u{2010}") ?? font.font.nominalGlyph(for: "-")
+      let advance = glyph.map {
+        Int64(vertical ? -font.font.advance(of: $0, direction: .topToBottom).y : font.font.advance(of: $0).x)
+      }
+      hyphenAdvances[ObjectIdentifier(font)] = advance
+      return advance
+    }
+    // Hyphenation: the word after a line's last opportunity that fits, cut at its last point
+    // that fits with a hyphen (`hyphenAt`: the ends of lines with a hyphen inside a word, with the
+    // start of their word).
+    var hyphenation =
+      options.hyphenates
+      ? try LineHyphenation(
+        scalars: scalars, options: options,
+        language: { scalar in
+          if let styles, let language = styles.styles[styles.styleOfScalar[scalar]].language {
+            return language
+          }
+          return options.language
+        }, hyphenAdvance: hyphenAdvance(before:)) : nil
+    var hyphenAt: [Int: Int] = [:]
+    /// The advance of the hyphen `--break-anywhere` puts where it cuts a word before `index`, as
+    /// Pango does; nil where it puts none.
+    func cutHyphen(before index: Int) -> Int64? {
+      pangoInsertsHyphen(scalars, at: index) ? hyphenAdvance(before: index) : nil
+    }
+    /// Where the word a cut at `index` is inside starts: the opportunity before it, or the line's
+    /// start.
+    func wordStart(before index: Int, from start: Int) -> Int {
+      max(start, breaks.last { $0.index < index }?.index ?? start)
+    }
+
     // Greedy filling: the end of the line that starts at `start`.
     var graphemes: [Int]?
     func loadGraphemes() throws -> [Int] {
@@ -129,17 +170,35 @@ extension ShapingFont {
         if breaks[middle].index <= start { low = middle + 1 } else { high = middle }
       }
       var end = -1
+      var overflowing: Int?
       for candidate in breaks[low...] {
-        if end >= 0, visibleWidth(start, candidate.index) > Int64(width) { break }
+        if end >= 0, visibleWidth(start, candidate.index) > Int64(width) {
+          overflowing = candidate.index
+          break
+        }
         end = candidate.index
         if candidate.isMandatory { break }
       }
-      if end < 0 { end = count }
+      if end >= 0, visibleWidth(start, end) > Int64(width) { (overflowing, end) = (end, -1) }
+      if hyphenation != nil, let overflowing,
+        let hyphenated = try hyphenation!.lastPoint(
+          from: max(end, start), to: overflowing,
+          fits: { point, hyphen in point > start && visibleWidth(start, point) + hyphen <= Int64(width) })
+      {
+        hyphenAt[hyphenated.point] = hyphenated.word
+        return hyphenated.point
+      }
+      if end < 0 { end = overflowing ?? count }
       if options.breaksAnywhere, visibleWidth(start, end) > Int64(width) {
         // A piece wider than the width alone: cut it after the last grapheme cluster that fits
         // (at least one).
+        // A hyphen where Pango puts one, and room for it.
         let inside = try loadGraphemes().filter { $0 > start && $0 < end }
-        if let first = inside.first { end = inside.last { visibleWidth(start, $0) <= Int64(width) } ?? first }
+        if let first = inside.first {
+          end =
+            inside.last { visibleWidth(start, $0) + (cutHyphen(before: $0) ?? 0) <= Int64(width) } ?? first
+          if cutHyphen(before: end) != nil { hyphenAt[end] = wordStart(before: end, from: start) }
+        }
       }
       return end
     }
@@ -153,8 +212,11 @@ extension ShapingFont {
       let unsafeStart = range.lowerBound > 0 && unsafe[range.lowerBound]
       let unsafeEnd = range.upperBound < count && unsafe[range.upperBound]
       // A line broken after a soft hyphen shows a hyphen there: its last piece is shaped again
-      // with the hyphen in the soft hyphen's place.
-      let hyphenated = range.upperBound < count && scalars[range.upperBound - 1] == "\u{AD}"
+      // with the hyphen in the soft hyphen's place. A line hyphenated inside a word ends with its
+      // word's part shaped again with a hyphen after it.
+      let softHyphen = range.upperBound < count && scalars[range.upperBound - 1] == "\u{AD}"
+      let hyphenWord = range.upperBound < count ? hyphenAt[range.upperBound] : nil
+      let hyphenated = softHyphen || hyphenWord != nil
       var pieces: [ShapedRun] = []
       for run in logical {
         guard let runRange = run.range else { continue }
@@ -173,10 +235,21 @@ extension ShapingFont {
             (pieceStart == range.lowerBound && unsafeStart) || (pieceEnd == range.upperBound && unsafeEnd)
             || hyphenHere
           var piece = run
-          if needsShaping {
+          if hyphenHere, let word = hyphenWord, word > pieceStart, !unsafe[word],
+            !(pieceStart == range.lowerBound && unsafeStart)
+          {
+            // Only the word's part is shaped again, where its start is safe to break.
+            let low = offsets[pieceStart]
+            let high = offsets[word]
+            let kept = run.glyphs.filter { $0.cluster >= low && $0.cluster < high }
+            let part = try reshape(
+              run, font: runFont(of: run), scalars: scalars, from: word, to: pieceEnd, offsets: offsets,
+              options: options, hyphen: .appended)
+            piece.glyphs = run.direction == .rightToLeft ? part.glyphs + kept : kept + part.glyphs
+          } else if needsShaping {
             piece = try reshape(
               run, font: runFont(of: run), scalars: scalars, from: pieceStart, to: pieceEnd, offsets: offsets,
-              options: options, hyphen: hyphenHere)
+              options: options, hyphen: hyphenHere ? (softHyphen ? .replacing : .appended) : nil)
           } else {
             let low = offsets[pieceStart]
             let high = offsets[pieceEnd]
@@ -236,10 +309,28 @@ extension ShapingFont {
         var earlier = breaks.last { $0.index > start && $0.index < end }?.index
         if earlier == nil, options.breaksAnywhere {
           earlier = try loadGraphemes().last { $0 > start && $0 < end }
+          if let earlier, cutHyphen(before: earlier) != nil {
+            hyphenAt[earlier] = wordStart(before: earlier, from: start)
+          }
         }
         guard let earlier else { break }
         end = earlier
         made = try makeLine(start..<end, top: top)
+      }
+      // A word cut between its characters was measured with the paragraph's glyphs, where a
+      // ligature's advance is its first character's; shaped at later cuts it may still fit (an
+      // `ffi` cut apart): the line takes the last later cut that does, as Pango, which shapes each
+      // cut it tries, does.
+      if options.breaksAnywhere, end < count, made.line.visibleAdvance <= width,
+        !breaks.contains(where: { $0.index == end })
+      {
+        let next = breaks.first { $0.index > end }?.index ?? count
+        for later in try loadGraphemes() where later > end && later < next {
+          if cutHyphen(before: later) != nil { hyphenAt[later] = wordStart(before: later, from: start) }
+          let trial = try makeLine(start..<later, top: top)
+          guard trial.line.visibleAdvance <= width else { break }
+          (end, made) = (later, trial)
+        }
       }
       lines.append(made.line)
       reshaped += made.reshaped
@@ -348,19 +439,19 @@ extension ShapingFont {
   /// given context) as context; clusters counted from the start of the paragraph.
   private func reshape(
     _ run: ShapedRun, font runFont: ShapingFont, scalars: [Unicode.Scalar], from start: Int, to end: Int,
-    offsets: [Int], options: ShapeOptions, hyphen: Bool = false
+    offsets: [Int], options: ShapeOptions, hyphen: HyphenPlacement? = nil
   ) throws -> ShapedRun {
     func string(_ range: Range<Int>) -> String {
       var view = String.UnicodeScalarView()
       view.append(contentsOf: scalars[range])
       return String(view)
     }
-    // With `hyphen`, the last character (a soft hyphen) is shaped as a hyphen: U+2010 where the
-    // font has it, else the hyphen-minus; it starts where the soft hyphen does, so its cluster is
-    // the soft hyphen's.
+    // With `hyphen`, a hyphen (U+2010 where the font has it, else the hyphen-minus) is shaped in
+    // the last character's place (a soft hyphen's: its cluster is the soft hyphen's) or after the
+    // last character (its cluster is then the last character's).
     var text = string(start..<end)
-    if hyphen {
-      text.unicodeScalars.removeLast()
+    if hyphen == .replacing { text.unicodeScalars.removeLast() }
+    if hyphen != nil {
       text.unicodeScalars.append(runFont.font.nominalGlyph(for: "\u{2010}") != nil ? "\u{2010}" : "-")
     }
     var runOptions = options
@@ -371,7 +462,8 @@ extension ShapingFont {
     runOptions.spans = []
     if run.span != nil { runOptions.language = run.language }
     runOptions.textBefore = options.textBefore + string(0..<start)
-    runOptions.textAfter = string(end..<scalars.count) + options.textAfter
+    // A hyphen appended ends the text: nothing after it is context (as Pango shapes it).
+    runOptions.textAfter = hyphen == .appended ? "" : string(end..<scalars.count) + options.textAfter
     // As the paragraph's runs are shaped: its start and end are the text's.
     if start == 0 { runOptions.bufferFlags.insert(.beginningOfText) }
     if end == scalars.count { runOptions.bufferFlags.insert(.endOfText) }
@@ -388,11 +480,20 @@ extension ShapingFont {
     }
     let shaped = try runFont.shape(text, options: runOptions)
     var piece = run
+    let last = offsets[end - 1]
     piece.glyphs = shaped.glyphs.map { glyph in
       var glyph = glyph
-      glyph.cluster += base
+      glyph.cluster = min(glyph.cluster + base, hyphen == .appended ? last : Int.max)
       return glyph
     }
     return piece
   }
+}
+
+/// Where a line's hyphen goes when its last piece is shaped again.
+enum HyphenPlacement {
+  /// In the place of the last character, a soft hyphen.
+  case replacing
+  /// After the last character (a word hyphenated by dictionary).
+  case appended
 }

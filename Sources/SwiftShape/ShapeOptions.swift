@@ -55,6 +55,11 @@ public struct ShapeOptions: Sendable, Hashable, Codable {
   /// With `lineWidth`: cut a word wider than the width between its grapheme clusters, rather than
   /// giving it a line of its own that overflows.
   public var breaksAnywhere: Bool = false
+  /// With `lineWidth`: hyphenate the word a line would end before, at the last point where the
+  /// line and a hyphen still fit (libhyphen with the dictionary of `language`, or of a span's
+  /// language where it has one: `Hyphenator`); the hyphen (U+2010, else `-`) is shaped with its
+  /// word and the line says so (`ShapedLine.hyphen`). Needs `language`.
+  public var hyphenates: Bool = false
   /// Shape through the shaping cache (`ShapingCache`), which gives the same glyphs, byte for byte,
   /// faster where text comes back; false to call HarfBuzz for the whole text every time.
   public var usesCache: Bool = true

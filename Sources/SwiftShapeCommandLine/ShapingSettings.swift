@@ -180,6 +180,11 @@ package struct ShapingSettings: Sendable, Equatable {
           help:
             "With --width: cut a word wider than the width between its characters rather than let it overflow."
         ) { $0.shaping.options.breaksAnywhere = true },
+        .flag(
+          "--hyphenate",
+          help:
+            "With --width and --language: hyphenate the word a line would end before (libhyphen, LibreOffice's dictionaries)."
+        ) { $0.shaping.options.hyphenates = true },
         .flag("--verify", help: "Check the result; fail naming the check that does not hold.") {
           $0.shaping.options.verify = true
         },

@@ -441,6 +441,7 @@ extension RequestKey {
       request.options.alignment == .start ? nil : JSONText.string(request.options.alignment.rawValue)
     },
     bool("break_anywhere", "--break-anywhere", \.breaksAnywhere),
+    bool("hyphenate", "--hyphenate", \.hyphenates),
     bool("markup", "--markup", \.readsMarkup),
     RequestKey("spans", ["--span"]) { value, request, reading in
       guard let items = value.array else { throw reading.fail("a list of span objects") }

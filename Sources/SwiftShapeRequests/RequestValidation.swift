@@ -1,5 +1,6 @@
 import HarfBuzz
 import SwiftShape
+import SwiftShapeHyphenation
 
 extension ShapingRequest {
   /// How a syntax names the settings in its messages.
@@ -52,14 +53,28 @@ extension ShapingRequest {
         "fallback fonts are for paragraphs: \(naming.addParagraph)")
     }
     if options.paragraph == nil,
-      options.lineWidth != nil || options.breaksAnywhere || options.alignment != .start
+      options.lineWidth != nil || options.breaksAnywhere || options.hyphenates || options.alignment != .start
     {
       throw fail(
-        options.lineWidth != nil ? "width" : options.breaksAnywhere ? "break_anywhere" : "align",
+        options.lineWidth != nil
+          ? "width" : options.breaksAnywhere ? "break_anywhere" : options.hyphenates ? "hyphenate" : "align",
         "lines are broken in paragraphs: \(naming.addParagraph)")
     }
-    if options.lineWidth == nil, options.breaksAnywhere || options.alignment != .start {
-      throw fail(options.breaksAnywhere ? "break_anywhere" : "align", "needs \(naming.name("width"))")
+    if options.lineWidth == nil, options.breaksAnywhere || options.hyphenates || options.alignment != .start {
+      throw fail(
+        options.breaksAnywhere ? "break_anywhere" : options.hyphenates ? "hyphenate" : "align",
+        "needs \(naming.name("width"))")
+    }
+    if options.hyphenates {
+      guard let language = options.language else {
+        throw fail("hyphenate", "needs \(naming.name("language")) to choose its dictionary")
+      }
+      if Hyphenator.dictionaryPath(for: language.identifier) == nil {
+        throw fail(
+          "language",
+          "'\(language.identifier)' has no hyphenation dictionary (hyph_*.dic in "
+            + "\(Hyphenator.folders.joined(separator: ", ")))")
+      }
     }
     if !font.fallbackFiles.isEmpty, !font.usesFallback {
       throw fail("fallback", "cannot be combined with \(naming.name("fallback_font_files"))")

@@ -89,6 +89,15 @@ struct FallbackCommandTests {
     (["--paragraph", "--width=wide", "a"], 64, "--width"),
     (["--paragraph", "--width=100", "--align=up", "a"], 64, "--align=up: not an alignment"),
     (["--paragraph", "--break-anywhere", "a"], 64, "--break-anywhere: needs --width"),
+    (
+      ["--paragraph", "--width=100", "--hyphenate", "a"], 64,
+      "--hyphenate: needs --language to choose its dictionary"
+    ),
+    (
+      ["--paragraph", "--width=100", "--hyphenate", "--language=xx", "a"], 64,
+      "--language: 'xx' has no hyphenation dictionary"
+    ),
+    (["--hyphenate", "a"], 64, "--hyphenate: lines are broken in paragraphs: add --paragraph"),
   ])
   func badInput(arguments: [String], status: Int32, message: String) throws {
     let result = try swiftshape(arguments, environment: Self.environment)

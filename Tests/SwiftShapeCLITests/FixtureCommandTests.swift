@@ -518,6 +518,9 @@ struct RecordCase: Sendable, CustomTestStringConvertible {
         options: ["--paragraph", "--width", "900", "--break-anywhere"], key: "break_anywhere",
         text: "officeofficeoffice"),
       RecordCase(
+        options: ["--paragraph", "--width", "3000", "--hyphenate", "--language", "en-US"], key: "hyphenate",
+        text: "hyphenation typography"),
+      RecordCase(
         options: [
           "--span", "0:6:features=-liga", "--span", "7:11:font-file=\(Paths.hebrew);language=he",
         ], key: "spans", text: "office שלום office"),

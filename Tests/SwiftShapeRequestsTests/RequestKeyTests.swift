@@ -46,6 +46,7 @@ struct RequestKeyTests {
     options.lineWidth = 900
     options.alignment = .center
     options.breaksAnywhere = true
+    options.hyphenates = true
     options.readsMarkup = true
     options.spans = [
       TextSpan(2..<3, fontPattern: "Noto Sans:bold", direction: .rightToLeft),
