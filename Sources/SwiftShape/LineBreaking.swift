@@ -144,6 +144,19 @@ extension ShapingFont {
     func cutHyphen(before index: Int) -> Int64? {
       pangoInsertsHyphen(scalars, at: index) ? hyphenAdvance(before: index) : nil
     }
+    /// The advance of the hyphen a line broken after a soft hyphen before `index` shows (0 for
+    /// another end), which the line must have room for, as Pango keeps it.
+    func softHyphenAdvance(_ index: Int) -> Int64 {
+      index < count && index > 0 && scalars[index - 1] == "\u{AD}" ? hyphenAdvance(before: index) ?? 0 : 0
+    }
+    /// Where the whitespace at the end of the line of scalars `range` starts (rule L1's): a soft
+    /// hyphen the line is broken after is not among it (it shows a hyphen, which counts).
+    func trailingStart(_ range: Range<Int>) -> Int {
+      var trailing = range.upperBound
+      if trailing < count, trailing > range.lowerBound, scalars[trailing - 1] == "\u{AD}" { return trailing }
+      while trailing > range.lowerBound, whitespace[trailing - 1] { trailing -= 1 }
+      return trailing
+    }
     /// Where the word a cut at `index` is inside starts: the opportunity before it, or the line's
     /// start.
     func wordStart(before index: Int, from start: Int) -> Int {
@@ -172,7 +185,8 @@ extension ShapingFont {
       var end = -1
       var overflowing: Int?
       for candidate in breaks[low...] {
-        if end >= 0, visibleWidth(start, candidate.index) > Int64(width) {
+        if end >= 0, visibleWidth(start, candidate.index) + softHyphenAdvance(candidate.index) > Int64(width)
+        {
           overflowing = candidate.index
           break
         }
@@ -207,8 +221,7 @@ extension ShapingFont {
     // Each line's runs: the paragraph's runs cut at the line's edges, its trailing whitespace at
     // the paragraph level, reshaped next to an unsafe edge.
     func makeLine(_ range: Range<Int>, top: Int32) throws -> (line: ShapedLine, gap: Int32, reshaped: Int) {
-      var trailing = range.upperBound
-      while trailing > range.lowerBound, whitespace[trailing - 1] { trailing -= 1 }
+      let trailing = trailingStart(range)
       let unsafeStart = range.lowerBound > 0 && unsafe[range.lowerBound]
       let unsafeEnd = range.upperBound < count && unsafe[range.upperBound]
       // A line broken after a soft hyphen shows a hyphen there: its last piece is shaped again
@@ -347,8 +360,8 @@ extension ShapingFont {
         return made
       }
       for index in lines.indices {
-        var trailing = scalarAt[lines[index].range.upperBound]
-        while trailing > scalarAt[lines[index].range.lowerBound], whitespace[trailing - 1] { trailing -= 1 }
+        let trailing = trailingStart(
+          scalarAt[lines[index].range.lowerBound]..<scalarAt[lines[index].range.upperBound])
         try justify(
           &lines[index], width: width, isLast: index == lines.count - 1, scalars: scalars, scalarAt: scalarAt,
           hanging: offsets[trailing], clusterStarts: starts, baseLevel: baseLevel)

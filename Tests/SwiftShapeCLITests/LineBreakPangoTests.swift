@@ -5,7 +5,8 @@ import Testing
 /// `--paragraph --width` against Pango (`pango-view --width --serialize-to`), which breaks lines
 /// with its own UAX #14 and shapes with the same HarfBuzz and fontconfig (the fixture fonts'
 /// configuration): the same line starts, on the paragraphs of
-/// `Fixtures/paragraph/pango-lines.txt` (Latin, Hebrew, Arabic, mixed directions, CJK) at four
+/// `Fixtures/paragraph/pango-lines.txt` (Latin, Hebrew, Arabic, mixed directions, CJK, long words
+/// and soft hyphens, which both end lines with a hyphen Pango keeps room for) at four
 /// widths. Pango is run at 72 dpi with a 1000-point font, so that a pixel is a unit of the
 /// fixture fonts (1000 units per em) and its rounding of positions to whole pixels changes
 /// nothing; SwiftShape cuts words wider than the width (`--break-anywhere`), as Pango does. The
