@@ -189,7 +189,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "SwiftShapeBenchmarks",
-      dependencies: ["SwiftShape", "HarfBuzz", "CShapeBaseline"],
+      dependencies: ["SwiftShape", "SwiftShapeHyphenation", "HarfBuzz", "CShapeBaseline"],
       path: "Benchmarks/SwiftShapeBenchmarks"
     ),
     // The fuzz targets: a replay driver, or libFuzzer's entry with -DFUZZING (see .ci/fuzz).

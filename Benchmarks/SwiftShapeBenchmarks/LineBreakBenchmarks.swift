@@ -1,5 +1,6 @@
 import HarfBuzz
 import SwiftShape
+import SwiftShapeHyphenation
 
 /// Breaking paragraphs to a width (`ShapeOptions.lineWidth`, `--width`): what finding the breaks,
 /// cutting the shaped runs and reshaping at unsafe edges cost over paragraph shaping alone.
@@ -7,7 +8,9 @@ extension Benchmarks {
   /// Library: each line of the corpus a paragraph, broken to about 40 ems, against the same
   /// paragraphs shaped without a width; CPU time, passes in alternation, the median of the paired
   /// ratios. The detail gives how many edges were reshaped against how many lines were made.
-  func lineBreakLibrary(name: String, font path: String, lines: [String], target: Double) throws -> [Figure] {
+  func lineBreakLibrary(
+    name: String, font path: String, lines: [String], target: Double, hyphenationLanguage: String? = nil
+  ) throws -> [Figure] {
     let font = try ShapingFont(file: path)
     var paragraph = ShapeOptions()
     paragraph.includeGlyphNames = false
@@ -60,6 +63,21 @@ extension Benchmarks {
       detail:
         "\(fixed(perLine(Measure.median(brokenTimes)))) µs a paragraph; unbroken \(fixed(perLine(Measure.median(paragraphTimes)))) µs; \(lines.count) paragraphs made \(counts.lines) lines, \(counts.reshaped) edges reshaped"
     )
-    return [breakingFigure, justifiedFigure]
+    // Hyphenated (`--hyphenate`, the text's language) against the same lines unhyphenated.
+    guard let hyphenationLanguage, Hyphenator.dictionaryPath(for: hyphenationLanguage) != nil else {
+      return [breakingFigure, justifiedFigure]
+    }
+    var hyphenated = broken
+    hyphenated.hyphenates = true
+    hyphenated.language = Language(harfBuzzString: hyphenationLanguage)
+    var unhyphenated = broken
+    unhyphenated.language = hyphenated.language
+    let hyphenatedCounts = try pass(hyphenated, rounds: rounds)
+    let hyphenateRatios = try pairs(unhyphenated, hyphenated).map { $0.other / $0.base }
+    let hyphenatedFigure = Figure(
+      name: "hyphenated lines library \(name) at 40 em", value: Measure.median(hyphenateRatios),
+      target: "≤ 1.30× lines unhyphenated", met: Measure.median(hyphenateRatios) <= 1.3,
+      detail: "\(hyphenatedCounts.lines) lines (\(counts.lines) unhyphenated)")
+    return [breakingFigure, justifiedFigure, hyphenatedFigure]
   }
 }
