@@ -22,10 +22,34 @@ public struct LineFill: Sendable, Hashable, Codable {
   public var added: Int32
   /// How many places took it.
   public var places: Int
+  /// Where tatweels went first (`ShapeOptions.kashida`): the offset, in the cluster unit, of the
+  /// character each goes before, one entry a tatweel, in the text's order; their width is not in
+  /// `added`, which is what the spaces took after them.
+  public var kashidas: [Int] = []
 
   /// A fill of each field given.
-  public init(kind: Kind, added: Int32, places: Int) {
-    (self.kind, self.added, self.places) = (kind, added, places)
+  public init(kind: Kind, added: Int32, places: Int, kashidas: [Int] = []) {
+    (self.kind, self.added, self.places, self.kashidas) = (kind, added, places, kashidas)
+  }
+
+  private enum CodingKeys: String, CodingKey { case kind, added, places, kashidas }
+
+  /// Reads a fill; `kashidas` may be absent (none).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    kind = try container.decode(Kind.self, forKey: .kind)
+    added = try container.decode(Int32.self, forKey: .added)
+    places = try container.decode(Int.self, forKey: .places)
+    kashidas = try container.decodeIfPresent([Int].self, forKey: .kashidas) ?? []
+  }
+
+  /// Writes a fill; `kashidas` only when there are some.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(kind, forKey: .kind)
+    try container.encode(added, forKey: .added)
+    try container.encode(places, forKey: .places)
+    if !kashidas.isEmpty { try container.encode(kashidas, forKey: .kashidas) }
   }
 }
 

@@ -362,9 +362,35 @@ extension ShapingFont {
       for index in lines.indices {
         let trailing = trailingStart(
           scalarAt[lines[index].range.lowerBound]..<scalarAt[lines[index].range.upperBound])
+        // Tatweels first, on lines of Arabic script but the last and those before a hard break.
+        var kashidas: [Int] = []
+        let last = scalarAt[lines[index].range.upperBound] - 1
+        if options.kashida != KashidaMode.none, index < lines.count - 1, last >= 0,
+          ![0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(scalars[last].value)
+        {
+          let hyphenatedEnd = lines[index].hyphen ? lines[index].range.upperBound : nil
+          kashidas = try insertKashidas(
+            &lines[index], free: width &- lines[index].visibleAdvance, scalars: scalars, scalarAt: scalarAt,
+            offsets: offsets, hyphenatedEnd: hyphenatedEnd, runFont: runFont(of:)
+          ) { run, font, from, to, flags, tatweels in
+            var flagged = options
+            flagged.bufferFlags.formUnion(flags)
+            return try reshape(
+              run, font: font, scalars: scalars, from: from, to: to, offsets: offsets, options: flagged,
+              tatweels: tatweels)
+          }
+        }
         try justify(
           &lines[index], width: width, isLast: index == lines.count - 1, scalars: scalars, scalarAt: scalarAt,
           hanging: offsets[trailing], clusterStarts: starts, baseLevel: baseLevel)
+        if !kashidas.isEmpty {
+          // Tatweels that took the whole width leave nothing to the spaces.
+          if lines[index].visibleAdvance == width, lines[index].fill?.kind == LineFill.Kind.none {
+            lines[index].fill = LineFill(kind: .spaces, added: 0, places: 0)
+            lines[index].x = 0
+          }
+          lines[index].fill?.kashidas = kashidas.map { offsets[$0] }
+        }
       }
     }
     result.runs = lines.flatMap(\.runs)
@@ -450,9 +476,13 @@ extension ShapingFont {
 
   /// A run's scalars `start..<end` shaped again, alone, with the rest of the paragraph (and the
   /// given context) as context; clusters counted from the start of the paragraph.
-  private func reshape(
+  ///
+  /// With `tatweels` (how many U+0640 go before each scalar, by index), the text is shaped with
+  /// them written there (`options` may then ask for more of HarfBuzz's flags); a tatweel's
+  /// cluster is that of the character it goes before.
+  func reshape(
     _ run: ShapedRun, font runFont: ShapingFont, scalars: [Unicode.Scalar], from start: Int, to end: Int,
-    offsets: [Int], options: ShapeOptions, hyphen: HyphenPlacement? = nil
+    offsets: [Int], options: ShapeOptions, hyphen: HyphenPlacement? = nil, tatweels: [Int: Int] = [:]
   ) throws -> ShapedRun {
     func string(_ range: Range<Int>) -> String {
       var view = String.UnicodeScalarView()
@@ -463,6 +493,22 @@ extension ShapingFont {
     // the last character's place (a soft hyphen's: its cluster is the soft hyphen's) or after the
     // last character (its cluster is then the last character's).
     var text = string(start..<end)
+    // Where each tatweel starts in the text shaped, in the cluster unit, from its start.
+    var tatweelStarts: [Int] = []
+    if !tatweels.isEmpty {
+      var view = String.UnicodeScalarView()
+      var position = 0
+      for index in start..<end {
+        for _ in 0..<(tatweels[index] ?? 0) {
+          tatweelStarts.append(position)
+          view.append("\u{640}")
+          position += options.clusterUnit.width(of: "\u{640}")
+        }
+        view.append(scalars[index])
+        position += options.clusterUnit.width(of: scalars[index])
+      }
+      text = String(view)
+    }
     if hyphen == .replacing { text.unicodeScalars.removeLast() }
     if hyphen != nil {
       text.unicodeScalars.append(runFont.font.nominalGlyph(for: "\u{2010}") != nil ? "\u{2010}" : "-")
@@ -496,6 +542,11 @@ extension ShapingFont {
     let last = offsets[end - 1]
     piece.glyphs = shaped.glyphs.map { glyph in
       var glyph = glyph
+      if !tatweelStarts.isEmpty {
+        // Back to the paragraph's offsets: less the tatweels before.
+        let before = tatweelStarts.prefix { $0 < glyph.cluster }.count
+        glyph.cluster -= before * options.clusterUnit.width(of: "\u{640}")
+      }
       glyph.cluster = min(glyph.cluster + base, hyphen == .appended ? last : Int.max)
       return glyph
     }

@@ -60,6 +60,9 @@ public struct ShapeOptions: Sendable, Hashable, Codable {
   /// language where it has one: `Hyphenator`); the hyphen (U+2010, else `-`) is shaped with its
   /// word and the line says so (`ShapedLine.hyphen`). Needs `language`.
   public var hyphenates: Bool = false
+  /// With `alignment` `.justify`: whether lines of Arabic script are stretched with tatweels
+  /// first (`Kashida`); nil for `.auto`.
+  public var kashida: KashidaMode?
   /// Shape through the shaping cache (`ShapingCache`), which gives the same glyphs, byte for byte,
   /// faster where text comes back; false to call HarfBuzz for the whole text every time.
   public var usesCache: Bool = true

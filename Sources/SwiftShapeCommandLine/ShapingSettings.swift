@@ -185,6 +185,12 @@ package struct ShapingSettings: Sendable, Equatable {
           help:
             "With --width and --language: hyphenate the word a line would end before (libhyphen, LibreOffice's dictionaries)."
         ) { $0.shaping.options.hyphenates = true },
+        .choice(
+          "--kashida", valueName: "auto|none",
+          help:
+            "With --align justify: stretch lines of Arabic script with tatweels where HarfBuzz allows them, then spaces (auto, the default), or spaces only (none).",
+          named: "a kashida mode"
+        ) { $0.shaping.options.kashida = $1 },
         .flag("--verify", help: "Check the result; fail naming the check that does not hold.") {
           $0.shaping.options.verify = true
         },

@@ -442,6 +442,14 @@ extension RequestKey {
     },
     bool("break_anywhere", "--break-anywhere", \.breaksAnywhere),
     bool("hyphenate", "--hyphenate", \.hyphenates),
+    RequestKey("kashida", ["--kashida"]) { value, request, reading in
+      guard let name = value.string, let mode = KashidaMode(rawValue: name) else {
+        throw reading.fail("\"auto\" or \"none\"")
+      }
+      request.options.kashida = mode
+    } write: { request, _ in
+      request.options.kashida.map { JSONText.string($0.rawValue) }
+    },
     bool("markup", "--markup", \.readsMarkup),
     RequestKey("spans", ["--span"]) { value, request, reading in
       guard let items = value.array else { throw reading.fail("a list of span objects") }

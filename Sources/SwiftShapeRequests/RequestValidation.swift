@@ -65,6 +65,9 @@ extension ShapingRequest {
         options.breaksAnywhere ? "break_anywhere" : options.hyphenates ? "hyphenate" : "align",
         "needs \(naming.name("width"))")
     }
+    if options.kashida != nil, options.alignment != .justify {
+      throw fail("kashida", "needs \(naming.name("align", value: "justify"))")
+    }
     if options.hyphenates {
       guard let language = options.language else {
         throw fail("hyphenate", "needs \(naming.name("language")) to choose its dictionary")

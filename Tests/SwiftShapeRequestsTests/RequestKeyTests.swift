@@ -47,6 +47,7 @@ struct RequestKeyTests {
     options.alignment = .center
     options.breaksAnywhere = true
     options.hyphenates = true
+    options.kashida = KashidaMode.none
     options.readsMarkup = true
     options.spans = [
       TextSpan(2..<3, fontPattern: "Noto Sans:bold", direction: .rightToLeft),

@@ -104,6 +104,14 @@ extension ShapeDocument {
             cursor.number(Int(fill.added))
             cursor.json(",\"places\":", spaced: spaced)
             cursor.number(fill.places)
+            if !fill.kashidas.isEmpty {
+              cursor.json(",\"kashidas\":[", spaced: spaced)
+              for (index, offset) in fill.kashidas.enumerated() {
+                if index > 0 { cursor.json(",", spaced: spaced) }
+                cursor.number(offset)
+              }
+              cursor.byte(UInt8(ascii: "]"))
+            }
             cursor.byte(UInt8(ascii: "}"))
           }
           cursor.json(",\"runs\":", spaced: spaced)

@@ -1,0 +1,177 @@
+import HarfBuzz
+
+/// Whether justified lines of Arabic script are filled with kashidas (`ShapeOptions.kashida`).
+public enum KashidaMode: String, Sendable, Hashable, Codable, CaseIterable {
+  /// Tatweels (U+0640) where HarfBuzz says one may go, then spaces for the rest.
+  case auto
+  /// Spaces only.
+  case none
+}
+
+/// Kashida: a justified line of Arabic script stretched with tatweels (U+0640) before it is
+/// stretched at its spaces.
+///
+/// - Where: only before a character HarfBuzz flags `HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL` (the
+///   run shaped again with `HB_BUFFER_FLAG_PRODUCE_SAFE_TO_INSERT_TATWEEL`), inside a word (not
+///   at its first character), one place a word: the place of the highest priority in the word, by
+///   the order of W3C's Arabic and Persian layout requirements (alreq) and the common practice
+///   it describes —
+///   1. after Seen, Sheen, Sad or Dad (the long stroke of the seen family),
+///   2. before Alef, Tah, Zah, Lam, Kaf, Keheh or Gaf (before a tall letter),
+///   3. before Heh, Heh Goal, Teh Marbuta, Dal, Thal, Hah, Jeem or Khah,
+///   4. before Reh, Zain, Jeh, Waw, Yeh, Farsi Yeh or Alef Maksura,
+///   5. anywhere else it is safe; within a priority, the place nearest the word's end.
+/// - How many: as many tatweels as fit in the free width (the tatweel glyph's advance each), over
+///   the places by priority, then in the text's order, at most `maximumPerPlace` at one place;
+///   the rest of the free width goes to the spaces (`justify`).
+/// - What: the line's Arabic runs shaped again with the tatweels written at those places (with
+///   the paragraph around them as context): the glyphs of that text, exactly. A tatweel's glyph
+///   takes the cluster of the character it goes before.
+/// - Not: with a font that has no tatweel (the line is filled with spaces), in scripts other than
+///   Arabic, on the paragraph's last line or before a hard break.
+enum Kashida {
+  /// The most tatweels at one place.
+  static let maximumPerPlace = 4
+
+  /// The priority of a tatweel between `previous` and `next` (1 first; 5 for any other place).
+  static func priority(after previous: Unicode.Scalar, before next: Unicode.Scalar) -> Int {
+    switch previous.value {
+    case 0x633...0x636: return 1
+    default: break
+    }
+    switch next.value {
+    case 0x622, 0x623, 0x625, 0x627, 0x637, 0x638, 0x644, 0x643, 0x6A9, 0x6AF: return 2
+    case 0x647, 0x6C1, 0x629, 0x62F, 0x630, 0x62C...0x62E: return 3
+    case 0x631, 0x632, 0x698, 0x648, 0x64A, 0x6CC, 0x649: return 4
+    default: return 5
+    }
+  }
+
+  /// Whether a scalar is a letter of a word (not a space or punctuation), for the word a place is in.
+  static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .otherLetter, .modifierLetter, .nonspacingMark, .spacingMark, .enclosingMark, .format: true
+    default: false
+    }
+  }
+}
+
+extension ShapingFont {
+  /// Puts tatweels in `line`'s Arabic runs for as much of `free` as they take (see `Kashida`);
+  /// the scalar indices each went before, one entry a tatweel, in the text's order.
+  ///
+  /// - Parameters:
+  ///   - hyphenatedEnd: the line's end where it ends with a hyphen (the run there is left alone).
+  ///   - reshape: shapes a run's scalars `from..<to` again with options (flags added) and the
+  ///     tatweels before scalars, as `breakLines` shapes a line's edge.
+  func insertKashidas(
+    _ line: inout ShapedLine, free: Int32, scalars: [Unicode.Scalar], scalarAt: [Int], offsets: [Int],
+    hyphenatedEnd: Int?, runFont: (ShapedRun) -> ShapingFont,
+    reshape: (ShapedRun, ShapingFont, Int, Int, Buffer.Flags, [Int: Int]) throws -> ShapedRun
+  ) throws -> [Int] {
+    guard free > 0 else { return [] }
+    let arabic = Script(iso15924: "Arab")
+    struct Place {
+      var run: Int
+      var scalar: Int
+      var priority: Int
+    }
+    var places: [Place] = []
+    var tatweelAdvance: [Int: Int32] = [:]
+    for (index, run) in line.runs.enumerated() where run.script == arabic && !run.glyphs.isEmpty {
+      // A run that ends with a hyphen keeps it: no tatweels there.
+      guard let range = run.range, range.lowerBound < range.upperBound, range.upperBound != hyphenatedEnd
+      else {
+        continue
+      }
+      let font = runFont(run)
+      guard font.font.nominalGlyph(for: "\u{640}") != nil else { continue }
+      // A tatweel's advance inside a word, between two Behs (its nominal glyph may have none, and
+      // fonts such as Amiri substitute it, or join several into one glyph).
+      var alone = ShapeOptions(direction: .rightToLeft, script: arabic)
+      alone.includeGlyphNames = false
+      let probe = try font.shape("\u{628}\u{640}\u{628}", options: alone).glyphs
+      let advance = probe.filter { $0.cluster == 1 }.reduce(Int32(0)) { $0 &+ $1.xAdvance }
+      guard advance > 0 else { continue }
+      tatweelAdvance[index] = advance
+      let from = scalarAt[range.lowerBound]
+      let to = scalarAt[range.upperBound]
+      guard from >= 0, to > from else { continue }
+      // The places HarfBuzz flags, by the scalar their cluster starts at.
+      let flagged = try reshape(run, font, from, to, [.produceSafeToInsertTatweel], [:])
+      var safe = Set<Int>()
+      for glyph in flagged.glyphs where glyph.flags.contains(.safeToInsertTatweel) {
+        let scalar = glyph.cluster < scalarAt.count ? scalarAt[glyph.cluster] : -1
+        if scalar > from, scalar < to { safe.insert(scalar) }
+      }
+      // One place a word: its best.
+      var best: Place?
+      for scalar in from..<to {
+        if !Kashida.isWordScalar(scalars[scalar]) {
+          if let chosen = best { places.append(chosen) }
+          best = nil
+          continue
+        }
+        guard scalar > from, safe.contains(scalar), Kashida.isWordScalar(scalars[scalar - 1]) else {
+          continue
+        }
+        let priority = Kashida.priority(after: scalars[scalar - 1], before: scalars[scalar])
+        if best == nil || priority <= best!.priority {
+          best = Place(run: index, scalar: scalar, priority: priority)
+        }
+      }
+      if let chosen = best { places.append(chosen) }
+    }
+    guard !places.isEmpty else { return [] }
+    // Tatweels, a round at a time over the places by priority, while they fit.
+    let order = places.indices.sorted {
+      (places[$0].priority, places[$0].scalar) < (places[$1].priority, places[$1].scalar)
+    }
+    var counts = [Int](repeating: 0, count: places.count)
+    var left = Int64(free)
+    var placed = true
+    while placed {
+      placed = false
+      for place in order where counts[place] < Kashida.maximumPerPlace {
+        let advance = Int64(tatweelAdvance[places[place].run] ?? 0)
+        guard advance > 0, advance <= left else { continue }
+        counts[place] += 1
+        left -= advance
+        placed = true
+      }
+    }
+    // The runs shaped again with the tatweels; fewer tatweels (the last placed first) while the
+    // line comes out wider than it may (a tatweel's glyph in a word may be wider than alone).
+    for _ in 0..<4 {
+      var runs = line.runs
+      var added: Int32 = 0
+      var kashidas: [Int] = []
+      for (runIndex, run) in line.runs.enumerated() {
+        var tatweels: [Int: Int] = [:]
+        for (index, place) in places.enumerated() where place.run == runIndex && counts[index] > 0 {
+          tatweels[place.scalar] = counts[index]
+        }
+        guard !tatweels.isEmpty, let range = run.range else { continue }
+        let shaped = try reshape(
+          run, runFont(run), scalarAt[range.lowerBound], scalarAt[range.upperBound], [], tatweels)
+        runs[runIndex] = shaped
+        added &+= shaped.advance.x &- run.advance.x
+        for (scalar, count) in tatweels { kashidas += Array(repeating: scalar, count: count) }
+      }
+      if added <= free {
+        line.runs = runs
+        line.advance &+= added
+        line.visibleAdvance &+= added
+        return kashidas.sorted()
+      }
+      // Take back enough tatweels, from the last place in the order placed.
+      var over = Int64(added - free)
+      for place in order.reversed() where counts[place] > 0 && over > 0 {
+        counts[place] -= 1
+        over -= Int64(tatweelAdvance[places[place].run] ?? 1)
+      }
+      guard counts.contains(where: { $0 > 0 }) else { break }
+    }
+    return []
+  }
+}

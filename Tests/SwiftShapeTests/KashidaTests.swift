@@ -1,0 +1,114 @@
+import Foundation
+import HarfBuzz
+import TestFixtures
+import Testing
+
+@testable import SwiftShape
+
+/// Kashida (`ShapeOptions.kashida`): justified lines of Arabic script stretched with tatweels at
+/// the places HarfBuzz flags safe, the line then exactly its text with the tatweels written in.
+@Suite("Kashida")
+struct KashidaTests {
+  static let text = String(repeating: "سلام عليكم مرحبا بالعالم كتاب ", count: 4)
+
+  static func justified(_ font: ShapingFont, width: Int32, kashida: KashidaMode? = nil) throws -> ShapeResult
+  {
+    var options = ShapeOptions()
+    options.paragraph = .auto
+    options.lineWidth = width
+    options.alignment = .justify
+    options.kashida = kashida
+    return try font.shape(Self.text, options: options)
+  }
+
+  /// Every line but the last fills the width; tatweels go only before characters HarfBuzz flags
+  /// `SAFE_TO_INSERT_TATWEEL` in the line shaped without them, one place a word at most; the
+  /// line's glyphs are those of its text with the tatweels written in, shaped alone with the
+  /// paragraph as context (spaces aside, which justification widened); the fill lists them.
+  /// (Amiri's contextual forms leave some places unflagged.)
+  @Test(arguments: [
+    ("NotoSansArabic-Subset.ttf", 3000), ("NotoSansArabic-Subset.ttf", 4500),
+    ("NotoSansArabic-Subset.ttf", 7000), ("Amiri-Subset.ttf", 2500), ("Amiri-Subset.ttf", 4000),
+  ])
+  func tatweelsGoWhereHarfBuzzAllowsThem(file: String, width: Int32) throws {
+    let font = try ShapingFont(
+      file: file.hasPrefix("Amiri") ? "\(Paths.fixtures)/kashida/\(file)" : Paths.font(file))
+    let result = try Self.justified(font, width: width)
+    let lines = try #require(result.lines)
+    let scalars = Array(Self.text.unicodeScalars)
+    let tatweel = try #require(font.font.nominalGlyph(for: "\u{640}"))
+    var withKashida = 0
+    for (index, line) in lines.enumerated() {
+      let glyphs = line.runs.flatMap(\.glyphs)
+      let kashidas = line.fill?.kashidas ?? []
+      // (Amiri substitutes the tatweel, and joins several into one glyph.)
+      if file.hasPrefix("Noto") { #expect(glyphs.filter { $0.id == tatweel }.count == kashidas.count) }
+      if index == lines.count - 1 {
+        #expect(kashidas.isEmpty)
+        continue
+      }
+      #expect(line.visibleAdvance == width, "line \(index)")
+      guard !kashidas.isEmpty else { continue }
+      withKashida += 1
+      // Flagged where they went, shaped without them.
+      var flagged = ShapeOptions(direction: .rightToLeft, script: Script(iso15924: "Arab"))
+      flagged.bufferFlags = [.produceSafeToInsertTatweel]
+      flagged.textBefore = String(String.UnicodeScalarView(scalars[0..<line.range.lowerBound]))
+      flagged.textAfter = String(String.UnicodeScalarView(scalars[line.range.upperBound...]))
+      let lineText = String(String.UnicodeScalarView(scalars[line.range]))
+      let safe = Set(
+        try font.shape(lineText, options: flagged).glyphs.filter { $0.flags.contains(.safeToInsertTatweel) }
+          .map { $0.cluster + line.range.lowerBound })
+      for place in kashidas { #expect(safe.contains(place), "tatweel before \(place) is not flagged") }
+      // One place a word.
+      let words = Set(kashidas.map { place in scalars[..<place].lastIndex(of: " ") ?? -1 })
+      #expect(words.count == Set(kashidas).count)
+      // The text with the tatweels written in.
+      var written = String.UnicodeScalarView()
+      for offset in line.range {
+        written += Array(
+          repeating: "\u{640}" as Unicode.Scalar, count: kashidas.filter { $0 == offset }.count)
+        written.append(scalars[offset])
+      }
+      var alone = flagged
+      alone.bufferFlags = []
+      let expected = try font.shape(String(written), options: alone).glyphs
+      let space = font.font.nominalGlyph(for: " ")
+      #expect(expected.map(\.id) == glyphs.map(\.id))
+      #expect(expected.map { [$0.xOffset, $0.yOffset] } == glyphs.map { [$0.xOffset, $0.yOffset] })
+      // Advances too, where the rest went to the spaces (not between characters).
+      if line.fill?.kind == .spaces {
+        #expect(
+          expected.filter { $0.id != space }.map(\.xAdvance)
+            == glyphs.filter { $0.id != space }.map(\.xAdvance))
+      }
+    }
+    #expect(withKashida > 0)
+  }
+
+  /// `none` fills with spaces only; a font without a tatweel falls back to spaces; Latin text is
+  /// left to its spaces.
+  @Test func spacesWhereThereIsNoKashida() throws {
+    let font = try ShapingFont(file: Paths.arabic)
+    let tatweel = try #require(font.font.nominalGlyph(for: "\u{640}"))
+    let none = try #require(try Self.justified(font, width: 4500, kashida: KashidaMode.none).lines)
+    #expect(none.allSatisfy { ($0.fill?.kashidas ?? []).isEmpty })
+    #expect(!none.flatMap(\.runs).flatMap(\.glyphs).contains { $0.id == tatweel })
+    #expect(none.dropLast().allSatisfy { $0.visibleAdvance == 4500 })
+    let bare = try ShapingFont(file: "\(Paths.fixtures)/kashida/NotoSansArabic-NoTatweel.ttf")
+    let lines = try #require(try Self.justified(bare, width: 4500).lines)
+    #expect(lines.allSatisfy { ($0.fill?.kashidas ?? []).isEmpty })
+    #expect(!lines.flatMap(\.runs).flatMap(\.glyphs).contains { $0.id == 0 })
+    #expect(lines.dropLast().allSatisfy { $0.visibleAdvance == 4500 || $0.fill?.kind == LineFill.Kind.none })
+    #expect(lines.dropLast().contains { $0.fill?.kind == .spaces })
+  }
+
+  /// The priorities: after the seen family first, then before tall letters, then the rest.
+  @Test func prioritiesFollowAlreq() {
+    #expect(Kashida.priority(after: "س", before: "ل") == 1)
+    #expect(Kashida.priority(after: "ب", before: "ا") == 2)
+    #expect(Kashida.priority(after: "ب", before: "ه") == 3)
+    #expect(Kashida.priority(after: "ب", before: "ر") == 4)
+    #expect(Kashida.priority(after: "ب", before: "ب") == 5)
+  }
+}
