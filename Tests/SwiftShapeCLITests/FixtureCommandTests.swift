@@ -521,6 +521,10 @@ struct RecordCase: Sendable, CustomTestStringConvertible {
         options: ["--paragraph", "--width", "3000", "--hyphenate", "--language", "en-US"], key: "hyphenate",
         text: "hyphenation typography"),
       RecordCase(
+        options: ["--paragraph", "--width", "2500", "--align", "justify", "--kashida", "none"],
+        key: "kashida",
+        text: "office office office"),
+      RecordCase(
         options: [
           "--span", "0:6:features=-liga", "--span", "7:11:font-file=\(Paths.hebrew);language=he",
         ], key: "spans", text: "office שלום office"),

@@ -2,7 +2,7 @@ import Foundation
 import TestFixtures
 import Testing
 
-/// `--paragraph --width` against Pango (`pango-view --width --serialize-to`), which breaks lines
+/// `--paragraph --width` against Pango (`pango-view --width --wrap=word-char --serialize-to`), which breaks lines
 /// with its own UAX #14 and shapes with the same HarfBuzz and fontconfig (the fixture fonts'
 /// configuration): the same line starts, on the paragraphs of
 /// `Fixtures/paragraph/pango-lines.txt` (Latin, Hebrew, Arabic, mixed directions, CJK, long words
@@ -28,6 +28,7 @@ struct LineBreakPangoTests {
       URL(fileURLWithPath: "/usr/bin/pango-view"),
       [
         "-q", "--dpi=72", "--font=sans 1000", "--language=en", "--hinting=none", "--hint-metrics=off",
+        "--wrap=word-char",
         "--width=\(width)", "--serialize-to=\(file.path)", "--text", text,
       ], environment: environment)
     #expect(result.status == 0, "\(result.err)")
