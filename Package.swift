@@ -197,7 +197,7 @@ let package = Package(
       name: "SwiftShapeFuzz",
       dependencies: [
         "SwiftShape", "SwiftShapeRender", "HarfBuzz", "SwiftShapeFixtures", "SwiftShapeCommandLine",
-        "SwiftShapeRequests",
+        "SwiftShapeRequests", "SwiftShapeHyphenation",
       ],
       path: "Fuzz/SwiftShapeFuzz"
     ),

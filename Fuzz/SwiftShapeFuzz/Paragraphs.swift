@@ -1,4 +1,5 @@
 import SwiftShape
+import SwiftShapeHyphenation
 
 /// The fonts paragraphs are fuzzed with: Noto Sans, falling back on the Hebrew, Arabic, CJK and
 /// color emoji subsets of the fixtures.
@@ -44,6 +45,12 @@ func fuzzParagraphs(_ bytes: UnsafeBufferPointer<UInt8>) {
   options.breaksAnywhere = flags & 0x40 != 0
   options.includeGlyphNames = false
   options.language = try? Language(parsing: "en")
+  // With a width, one input in four (by bits of its last byte) is justified (with kashida for
+  // Arabic), and one in four hyphenated (where the English dictionary is installed).
+  if options.lineWidth != nil, let last = bytes.last, bytes.count > 2 {
+    if last & 0x0C == 0x04 { options.alignment = .justify }
+    if last & 0x30 == 0x10, Hyphenator.dictionaryPath(for: "en") != nil { options.hyphenates = true }
+  }
   let font = flags & 0x80 != 0 ? fonts.fallback : fonts.plain
   let scalars = Array(text.unicodeScalars)
   var offsets = [0]
@@ -122,6 +129,9 @@ func fuzzParagraphs(_ bytes: UnsafeBufferPointer<UInt8>) {
     next = line.range.upperBound
     checkRuns(line.runs, cover: line.range)
     let width = options.lineWidth!
+    if options.alignment == .justify, let fill = line.fill, fill.kind != .none {
+      precondition(line.visibleAdvance == width, "a justified line that does not fill the width")
+    }
     if line.visibleAdvance > width {
       let inside = (options.breaksAnywhere ? graphemes : breaks).filter {
         $0 > line.range.lowerBound && $0 < line.range.upperBound

@@ -130,20 +130,23 @@ public final class Hyphenator: @unchecked Sendable {
       }
       bytes = converted
     }
-    var hyphens = [CChar](repeating: 0, count: bytes.count + 5)
+    // libhyphen reads the word as a C string as well (`strstr`): it ends with a NUL, not counted.
+    let length = bytes.count
+    bytes.append(0)
+    var hyphens = [CChar](repeating: 0, count: length + 5)
     var replacements: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
     var positions: UnsafeMutablePointer<Int32>?
     var cuts: UnsafeMutablePointer<Int32>?
     let status = bytes.withUnsafeBufferPointer { text in
       text.withMemoryRebound(to: CChar.self) { text in
         hnj_hyphen_hyphenate3(
-          dictionary, text.baseAddress, Int32(text.count), &hyphens, nil, &replacements, &positions, &cuts,
+          dictionary, text.baseAddress, Int32(length), &hyphens, nil, &replacements, &positions, &cuts,
           Int32(leftMinimum), Int32(rightMinimum), Int32(leftMinimum), Int32(rightMinimum))
       }
     }
     defer {
       if let replacements {
-        for index in 0..<bytes.count { free(replacements[index]) }
+        for index in 0..<length { free(replacements[index]) }
         free(replacements)
       }
       free(positions)

@@ -1,3 +1,4 @@
+import Foundation
 import TestFixtures
 import Testing
 
@@ -42,6 +43,12 @@ struct DocumentationSnippetTests {
     options.lineWidth = 3000
     let broken = try font.shape("A paragraph long enough to need two lines.", options: options)
     #expect((broken.lines?.count ?? 1) >= 2)
+    guard FileManager.default.fileExists(atPath: "/usr/share/hyphen/hyph_en_US.dic") else { return }
+    options.alignment = .justify
+    options.language = Language(harfBuzzString: "en-US")
+    options.hyphenates = true
+    let hyphenated = try font.shape("Hyphenation makes justified typography comfortable.", options: options)
+    #expect((hyphenated.lines?.filter(\.hyphen).count ?? 0) > 0)
   }
 
   @Test func performance() throws {
