@@ -127,8 +127,11 @@ struct ShapingCacheTests {
         options.textBefore = before
         options.textAfter = after
         options.bufferFlags = [.beginningOfText, .endOfText]
+        // (Text that starts or ends with a space: the context beyond it cannot join.)
         try Self.expectSame(
-          arabic, ["سلام عليكم سلام", "\u{64E}بب بب", "بب بب\u{64E}", "abc بب"], options: options)
+          arabic,
+          ["سلام عليكم سلام", "\u{64E}بب بب", "بب بب\u{64E}", "abc بب", " بب بب ", "بب بب ", " \u{64E}بب"],
+          options: options)
         try Self.expectSame(
           devanagari, ["\u{94D}कक", "\u{94D}कक कक", "\u{301}ab", "\u{301}ab cd", "कक\u{94D}"],
           options: options)
@@ -162,6 +165,32 @@ struct ShapingCacheTests {
         #expect(ShapingCache.statistics.hits > before, "\(setting): nothing found")
       }
     }
+  }
+
+  /// Glyphs asked with HarfBuzz's tatweel flags (`produceSafeToInsertTatweel`, which kashida reads)
+  /// come through the cache with the same flags as shaped whole: on the Arabic fixture font, Amiri
+  /// (whose contextual forms leave places unflagged) and the Persian corpus, plain and in paragraphs.
+  @Test func tatweelFlagsShapeTheSame() throws {
+    var options = ShapeOptions()
+    options.bufferFlags = [.produceSafeToInsertTatweel]
+    let lines = [
+      "سلام عليكم مرحبا بالعالم كتاب", "كتاب سلام", "مرحبا بالعالم", "سلام  عليكم", "عليكم، سلام!",
+    ]
+    for path in [Paths.arabic, "\(Paths.fixtures)/kashida/Amiri-Subset.ttf"] {
+      let font = try ShapingFont(file: path)
+      try Self.expectSame(font, lines, options: options)
+      var paragraph = options
+      paragraph.paragraph = .auto
+      try Self.expectSame(font, lines, options: paragraph)
+    }
+    guard let shared = Paths.shared else {
+      print("skipped: ../shared (the benchmark corpora) is absent")
+      return
+    }
+    let perf = "\(shared)/corpus/harfbuzz-6.0.0-perf"
+    let font = try ShapingFont(file: "\(perf)/fonts/Amiri-Regular.ttf")
+    let text = try String(contentsOfFile: "\(perf)/texts/fa-thelittleprince.txt", encoding: .utf8)
+    try Self.expectSame(font, text.split(separator: "\n").map(String.init), options: options)
   }
 
   /// A span of language a word: the runs whose languages select the same language systems are

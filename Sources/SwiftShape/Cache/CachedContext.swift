@@ -36,7 +36,10 @@ extension ShapingFont {
         script: script, before: item.lowerBound > 0 ? UTF8Scalar.decode(units, at: before) : nil,
         hasBefore: item.lowerBound > 0,
         after: item.upperBound < units.count ? UTF8Scalar.decode(units, at: item.upperBound) : nil,
-        hasAfter: item.upperBound < units.count)
+        hasAfter: item.upperBound < units.count,
+        first: item.isEmpty ? nil : UTF8Scalar.decode(units, at: item.lowerBound),
+        last: item.isEmpty
+          ? nil : UTF8Scalar.decode(units, at: UTF8Scalar.start(of: item.upperBound - 1, in: units)))
     else { return false }
     let text = String(decoding: UnsafeBufferPointer(rebasing: units[item]), as: UTF8.self)
     guard try shapeCached(text, options: options, requiredCuts: requiredCuts, into: &result) else {
@@ -52,20 +55,28 @@ extension ShapingFont {
 extension ShapeOptions {
   /// These options without their text context, where text of `script` shapes into the same
   /// glyphs with them as with the context; nil where it may not.
-  func withoutContext(script: Script) -> ShapeOptions? {
+  /// (`first` and `last`: the text's own first and last characters.)
+  func withoutContext(script: Script, first: Unicode.Scalar? = nil, last: Unicode.Scalar? = nil)
+    -> ShapeOptions?
+  {
     guard !textBefore.isEmpty || !textAfter.isEmpty else { return self }
     return withoutContext(
       script: script, before: textBefore.unicodeScalars.last, hasBefore: !textBefore.isEmpty,
-      after: textAfter.unicodeScalars.first, hasAfter: !textAfter.isEmpty)
+      after: textAfter.unicodeScalars.first, hasAfter: !textAfter.isEmpty, first: first, last: last)
   }
 
   /// These options without a context whose characters next to the text are `before` and `after`
-  /// (`hasBefore`, `hasAfter`: whether there is a context on that side).
+  /// (`hasBefore`, `hasAfter`: whether there is a context on that side). The text's own first and
+  /// last characters, `first` and `last`, where known: one that joins as the text's edge (a space)
+  /// keeps the context beyond it from the joining of the text's letters, whatever the context is.
   func withoutContext(
-    script: Script, before: Unicode.Scalar?, hasBefore: Bool, after: Unicode.Scalar?, hasAfter: Bool
+    script: Script, before: Unicode.Scalar?, hasBefore: Bool, after: Unicode.Scalar?, hasAfter: Bool,
+    first: Unicode.Scalar? = nil, last: Unicode.Scalar? = nil
   ) -> ShapeOptions? {
     if Self.joiningScripts.contains(script.tag.rawValue) {
-      guard !hasBefore || Self.joinsAsTextEdge(before), !hasAfter || Self.joinsAsTextEdge(after) else {
+      guard !hasBefore || Self.joinsAsTextEdge(before) || Self.joinsAsTextEdge(first),
+        !hasAfter || Self.joinsAsTextEdge(after) || Self.joinsAsTextEdge(last)
+      else {
         return nil
       }
     }

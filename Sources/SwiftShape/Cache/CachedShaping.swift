@@ -79,7 +79,12 @@ extension ShapingFont {
     }
     // Text with a context (a paragraph's edges reshaped, `--text-before`): shaped without it
     // where it cannot change the glyphs (`withoutContext`).
-    guard let options = givenOptions.withoutContext(script: script) else {
+    guard
+      let options = givenOptions.withoutContext(
+        script: script, first: bytes.isEmpty ? nil : UTF8Scalar.decode(bytes, at: 0),
+        last: bytes.isEmpty
+          ? nil : UTF8Scalar.decode(bytes, at: UTF8Scalar.start(of: bytes.count - 1, in: bytes)))
+    else {
       cache.counts.bypassed += 1
       return false
     }
@@ -490,6 +495,13 @@ enum UTF8Scalar {
     var value = UInt32(lead) & (0xFF >> UInt32(length + 1))
     for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
     return Unicode.Scalar(value)
+  }
+
+  /// Where the scalar whose bytes hold `index` starts.
+  static func start(of index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var start = index
+    while start > 0, index - start < 3, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+    return start
   }
 }
 

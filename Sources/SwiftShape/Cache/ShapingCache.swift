@@ -363,7 +363,7 @@ extension ShapeOptions {
   /// context is left out where it cannot change the glyphs, `withoutContext(script:)`.)
   var cacheable: Bool {
     usesCache && !trace && !verify
-      && bufferFlags.isDisjoint(with: [.verify, .produceUnsafeToConcat, .produceSafeToInsertTatweel])
+      && bufferFlags.isDisjoint(with: [.verify, .produceUnsafeToConcat])
       && features.allSatisfy(\.appliesToAll)
   }
 }
