@@ -85,14 +85,7 @@ extension ShapingFont {
         continue
       }
       let font = runFont(run)
-      guard font.font.nominalGlyph(for: "\u{640}") != nil else { continue }
-      // A tatweel's advance inside a word, between two Behs (its nominal glyph may have none, and
-      // fonts such as Amiri substitute it, or join several into one glyph).
-      var alone = ShapeOptions(direction: .rightToLeft, script: arabic)
-      alone.includeGlyphNames = false
-      let probe = try font.shape("\u{628}\u{640}\u{628}", options: alone).glyphs
-      let advance = probe.filter { $0.cluster == 1 }.reduce(Int32(0)) { $0 &+ $1.xAdvance }
-      guard advance > 0 else { continue }
+      guard let advance = try font.cacheState.tatweelAdvance(font) else { continue }
       tatweelAdvance[index] = advance
       let from = scalarAt[range.lowerBound]
       let to = scalarAt[range.upperBound]

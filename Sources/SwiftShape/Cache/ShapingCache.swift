@@ -96,6 +96,26 @@ final class FontCacheState: Sendable {
   /// whether the face has AAT's `morx`, which reads the language itself.
   private let languageSystems = Protected<[LanguageSystemKey: [UInt32]]>([:])
   private let hasMorx = Protected<Bool?>(nil)
+  private let tatweel = Protected<Int32??>(nil)
+
+  /// A tatweel's advance inside a word, between two Behs (its nominal glyph may have none, and
+  /// fonts such as Amiri substitute it, or join several into one glyph); nil where the font has
+  /// no tatweel or it has no advance. Shaped once a font: shaped for every line, its table's
+  /// timing (three characters, faster plainly) sent the lines of the same script plainly too.
+  func tatweelAdvance(_ font: ShapingFont) throws -> Int32? {
+    if let known = tatweel.withLock({ $0 }) { return known }
+    var advance: Int32?
+    if font.font.nominalGlyph(for: "\u{640}") != nil {
+      var alone = ShapeOptions(direction: .rightToLeft, script: Script(iso15924: "Arab"))
+      alone.includeGlyphNames = false
+      alone.usesCache = false
+      let probe = try font.shape("\u{628}\u{640}\u{628}", options: alone).glyphs
+      let total = probe.filter { $0.cluster == 1 }.reduce(Int32(0)) { $0 &+ $1.xAdvance }
+      advance = total > 0 ? total : nil
+    }
+    tatweel.withLock { $0 = .some(advance) }
+    return advance
+  }
 
   struct LanguageSystemKey: Hashable {
     var script: Script
