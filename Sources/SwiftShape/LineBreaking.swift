@@ -520,9 +520,19 @@ extension ShapingFont {
     runOptions.script = run.script
     runOptions.spans = []
     if run.span != nil { runOptions.language = run.language }
-    runOptions.textBefore = options.textBefore + string(0..<start)
+    // The context: HarfBuzz keeps five characters of it on each side (`HB_BUFFER_CONTEXT_LENGTH`,
+    // 6.0 through 15.0), so no more is made. (The whole paragraph on each side made each reshaped
+    // edge cost as much as the paragraph is long.)
+    let contextLength = 5
+    runOptions.textBefore =
+      start >= contextLength
+      ? string((start - contextLength)..<start) : options.textBefore + string(0..<start)
     // A hyphen appended ends the text: nothing after it is context (as Pango shapes it).
-    runOptions.textAfter = hyphen == .appended ? "" : string(end..<scalars.count) + options.textAfter
+    runOptions.textAfter =
+      hyphen == .appended
+      ? ""
+      : scalars.count - end >= contextLength
+        ? string(end..<(end + contextLength)) : string(end..<scalars.count) + options.textAfter
     // As the paragraph's runs are shaped: its start and end are the text's.
     if start == 0 { runOptions.bufferFlags.insert(.beginningOfText) }
     if end == scalars.count { runOptions.bufferFlags.insert(.endOfText) }
