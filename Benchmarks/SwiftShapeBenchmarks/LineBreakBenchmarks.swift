@@ -49,14 +49,27 @@ extension Benchmarks {
     let brokenTimes = timed.map(\.other)
     let ratio = Measure.median(ratios)
     let perLine = { (time: Double) in time / Double(rounds * lines.count) * 1e6 }
-    // Justified against the same lines at the start.
+    // Justified against the same lines at the start: with spaces alone, and (text of Arabic
+    // script) with kashida, which shapes each line again with its tatweels.
     var justified = broken
     justified.alignment = .justify
+    justified.kashida = KashidaMode.none
     _ = try pass(justified, rounds: rounds)
     let justifyRatios = try pairs(broken, justified).map { $0.other / $0.base }
     let justifiedFigure = Figure(
       name: "justified lines library \(name) at 40 em", value: Measure.median(justifyRatios),
-      target: "≤ 1.10× lines at the start", met: Measure.median(justifyRatios) <= 1.1, detail: "")
+      target: "≤ 1.10× lines at the start", met: Measure.median(justifyRatios) <= 1.1, detail: "spaces only")
+    var kashidaFigure: Figure?
+    if lines.contains(where: { $0.unicodeScalars.contains { (0x620...0x64A).contains($0.value) } }) {
+      var kashida = justified
+      kashida.kashida = .auto
+      _ = try pass(kashida, rounds: rounds)
+      let kashidaRatios = try pairs(broken, kashida).map { $0.other / $0.base }
+      kashidaFigure = Figure(
+        name: "justified lines with kashida library \(name) at 40 em", value: Measure.median(kashidaRatios),
+        target: "≤ 1.10× lines at the start", met: Measure.median(kashidaRatios) <= 1.1,
+        detail: "each line shaped again with its tatweels")
+    }
     let breakingFigure = Figure(
       name: "lines library \(name) at 40 em", value: ratio, target: "≤ \(fixed(target))× paragraph",
       met: ratio <= target,
@@ -65,7 +78,7 @@ extension Benchmarks {
     )
     // Hyphenated (`--hyphenate`, the text's language) against the same lines unhyphenated.
     guard let hyphenationLanguage, Hyphenator.dictionaryPath(for: hyphenationLanguage) != nil else {
-      return [breakingFigure, justifiedFigure]
+      return [breakingFigure, justifiedFigure] + (kashidaFigure.map { [$0] } ?? [])
     }
     var hyphenated = broken
     hyphenated.hyphenates = true
