@@ -24,6 +24,11 @@ extension SVGRenderer {
 
     var glyphs: [Glyph]
     var x: Int32
+    /// The text layer's source: the result's text in its cluster unit, and the line's range in it.
+    var units: TextUnits
+    var range: Range<Int>
+    /// The result's text, on the first of its lines (the document's title).
+    var title: String?
 
     /// Places the glyphs on a baseline at `originY` as the plain path does (the same arithmetic,
     /// so the same coordinates): `body` gets each glyph, the pen's x before and after it, and its
@@ -53,7 +58,8 @@ extension SVGRenderer {
   /// paragraph broken to a width — or nil when `writeSVG(lines:options:jobs:to:)` cannot draw
   /// them: a run of a fallback font or of a span, a vertical run, or a cluster past 2³² − 1.
   public static func drawingLines(of result: ShapeResult) -> [DrawingLine]? {
-    func line(_ runs: [ShapedRun], x: Int32) -> DrawingLine? {
+    let units = TextUnits(result.text, unit: result.clusterUnit)
+    func line(_ runs: [ShapedRun], x: Int32, range: Range<Int>, first: Bool) -> DrawingLine? {
       var glyphs: [DrawingLine.Glyph] = []
       glyphs.reserveCapacity(runs.reduce(0) { $0 + $1.glyphs.count })
       for run in runs {
@@ -66,12 +72,16 @@ extension SVGRenderer {
               xOffset: glyph.xOffset, yOffset: glyph.yOffset))
         }
       }
-      return DrawingLine(glyphs: glyphs, x: x)
+      return DrawingLine(glyphs: glyphs, x: x, units: units, range: range, title: first ? result.text : nil)
     }
-    guard let lines = result.lines else { return line(result.runs, x: 0).map { [$0] } }
+    guard let lines = result.lines else {
+      return line(result.runs, x: 0, range: 0..<units.count, first: true).map { [$0] }
+    }
     var drawn: [DrawingLine] = []
-    for shaped in lines {
-      guard let next = line(shaped.runs, x: shaped.x) else { return nil }
+    for (index, shaped) in lines.enumerated() {
+      guard let next = line(shaped.runs, x: shaped.x, range: shaped.range, first: index == 0) else {
+        return nil
+      }
       drawn.append(next)
     }
     return drawn
@@ -142,6 +152,8 @@ extension SVGRenderer {
 
     var start = SVGText()
     appendStart(scene, options: options, to: &start)
+    let title = lines.compactMap(\.title).joined(separator: "\n")
+    if options.textLayer, !title.isEmpty { start.appendTitle(title) }
     appendDefinitions(color: [], outlines: defined, to: &start)
     start.flush(to: sink)
 
@@ -150,7 +162,8 @@ extension SVGRenderer {
     let writer = LineWriter(
       pieces: pieces, lineStart: Array("<g\(fill(options.foreground))>\n".utf8),
       foreground: options.foreground,
-      unitsPerPixel: scene.unitsPerPixel, ascender: ascender, descender: descender)
+      unitsPerPixel: scene.unitsPerPixel, ascender: ascender, descender: descender,
+      textLayer: options.textLayer, fontSize: options.pixelsPerEm * scene.unitsPerPixel)
     var ranges: [Range<Int>] = []
     var first = 0
     var glyphs = 0
@@ -269,6 +282,9 @@ extension SVGRenderer {
     let unitsPerPixel: Double
     let ascender: Double
     let descender: Double
+    /// Whether each line's text layer follows it (`SVGOptions.textLayer`), at this em.
+    let textLayer: Bool
+    let fontSize: Double
 
     /// Appends the elements of `lines`, whose baselines are `baselines`.
     func write(_ lines: ArraySlice<DrawingLine>, baselines: ArraySlice<Double>, to svg: inout SVGText) {
@@ -352,6 +368,18 @@ extension SVGRenderer {
             svg.append(literal: "\"/>\n")
           }
           svg.append(literal: "</g>\n")
+          if textLayer {
+            var placed: [(cluster: Int, pen: Double, next: Double)] = []
+            placed.reserveCapacity(line.glyphs.count)
+            line.place(originY: originY) { glyph, penBefore, penAfter, _, _ in
+              placed.append((Int(glyph.cluster), penBefore, penAfter))
+            }
+            svg.appendTextLayer(
+              TextLayer.clusters(
+                placed, start: line.range.lowerBound, end: line.range.upperBound,
+                characters: line.units.characters),
+              baseline: originY, fontSize: fontSize)
+          }
         }
       }
     }

@@ -6,6 +6,10 @@ public struct SVGOptions: Sendable {
   public var pixelsPerEm: Double = 256
   /// Space around the ink and the advance boxes, in pixels.
   public var margin: Double = 16
+  /// Write each cluster's characters as transparent text over its glyphs, and the text as the
+  /// document's `<title>`, so that the SVG's text can be found, selected and copied, and read
+  /// aloud (`--no-text-layer` leaves them out). Not for vertical lines.
+  public var textLayer = true
   /// The glyphs' color, `#rrggbb` or `#rrggbbaa`.
   public var foreground = "#000000"
   /// The background's color, or nil for none.

@@ -139,6 +139,8 @@ public final class SVGRenderer {
     var baseline: (from: (x: Double, y: Double), to: (x: Double, y: Double))
     var vertical: Bool
     var label: String?
+    /// Its clusters' characters for the text layer (`SVGOptions.textLayer`), and its baseline.
+    var text: [TextLayer.Cluster] = []
   }
 
   struct Box {
@@ -166,6 +168,8 @@ public final class SVGRenderer {
   /// The laid-out lines and the view around them, in the result's units (y down).
   struct Scene {
     var lines: [Line]
+    /// The text drawn, lines of input separated by newlines (the document's title).
+    var title = ""
     var view: Box
     var unitsPerPixel: Double
     var minX, minY, width, height: Double
@@ -234,17 +238,28 @@ public final class SVGRenderer {
       top += ascender - descender + lineGap
     }
     lines.reserveCapacity(lineCount)
+    var titles: [String] = []
     for index in results.indices {
       let result = results[index]
       results[index] = ShapeResult()
-      let resultLines = result.lines.map { $0.map { ($0.runs, Double($0.x)) } } ?? [(result.runs, 0)]
+      let units = options.textLayer ? TextUnits(result.text, unit: result.clusterUnit) : nil
+      if options.textLayer { titles.append(result.text) }
+      let resultLines =
+        result.lines.map { $0.map { ($0.runs, Double($0.x), $0.range) } }
+        ?? [(result.runs, 0, 0..<(units?.count ?? 0))]
       let spanFont = font.spanFonts(of: result, options: spanOptions)
-      for (runs, x) in resultLines {
+      for (runs, x, range) in resultLines {
         let glyphs = runs.flatMap { run in
           let face = face(of: run, spanFont: spanFont)
           return run.glyphs.map { ($0, face) }
         }
         add(glyphs, label: expected == nil ? nil : "actual", x: x)
+        if let units, !lines[lines.count - 1].vertical {
+          lines[lines.count - 1].text = TextLayer.clusters(
+            lines[lines.count - 1].placed.map { ($0.glyph.cluster, $0.pen.x, $0.next.x) },
+            start: range.lowerBound,
+            end: range.upperBound, characters: units.characters)
+        }
       }
     }
     if let expected { add(expected.map { ($0, 0) }, label: "expected", x: 0) }
@@ -258,7 +273,9 @@ public final class SVGRenderer {
       }
     }
     let unitsPerPixel = Double(font.identity.unitsPerEm) * faces[0].scaleX / options.pixelsPerEm
-    return Scene(lines: lines, view: view, unitsPerPixel: unitsPerPixel, options: options)
+    var scene = Scene(lines: lines, view: view, unitsPerPixel: unitsPerPixel, options: options)
+    scene.title = titles.joined(separator: "\n")
+    return scene
   }
 
   func layOut(

@@ -57,6 +57,7 @@ extension SVGRenderer {
     var svg = SVGText()
     svg.reserveCapacity(1 << 17)
     appendStart(scene, options: options, to: &svg)
+    if options.textLayer, !scene.title.isEmpty { svg.appendTitle(scene.title) }
     appendDefinitions(color: definedColor, outlines: defined.map { ($0.face, $0.glyph.id) }, to: &svg)
     for (lineIndex, line) in lines.enumerated() {
       let color = line.label == "expected" ? "#3060C0" : options.foreground
@@ -139,6 +140,10 @@ extension SVGRenderer {
         svg.append(literal: "/>\n")
       }
       svg += "</g>\n"
+      if options.textLayer {
+        svg.appendTextLayer(
+          line.text, baseline: line.baseline.from.y, fontSize: options.pixelsPerEm * unitsPerPixel)
+      }
       if let label = line.label {
         let size = 11 * unitsPerPixel
         svg +=

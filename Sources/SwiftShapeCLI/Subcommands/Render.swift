@@ -52,6 +52,7 @@ struct RenderSettings: ShapingCommandSettings {
   var foreground = "000000"
   var background = "FFFFFF"
   var annotate = false
+  var textLayer = true
   var expect: String?
   var format: String?
   var terminal = "auto"
@@ -119,6 +120,13 @@ struct RenderSettings: ShapingCommandSettings {
           ) {
             $0.annotate = true
           },
+          .flag(
+            "--no-text-layer",
+            help:
+              "Leave out the SVG's text: each cluster's characters as transparent text over its glyphs, and the title."
+          ) {
+            $0.textLayer = false
+          },
           .value(
             "--expect", valueName: "glyphs|fixture#case",
             help: "An expected glyph run to draw under the result."
@@ -141,6 +149,7 @@ struct RenderSettings: ShapingCommandSettings {
     svgOptions.margin = margin
     svgOptions.pixelsPerEm = emPixels
     svgOptions.annotate = annotate
+    svgOptions.textLayer = textLayer
     guard let foregroundColor = parseColor(foreground) else {
       throw ShapingError(
         .invalidArgument, input: "--foreground=\(foreground)", reason: "not a color (rrggbb or rrggbbaa)")
@@ -161,6 +170,10 @@ struct RenderSettings: ShapingCommandSettings {
     if annotate && output != .svg {
       throw ShapingError(
         .invalidArgument, input: "--annotate", reason: "annotations are drawn in SVG only (-O svg)")
+    }
+    if !textLayer && output != .svg {
+      throw ShapingError(
+        .invalidArgument, input: "--no-text-layer", reason: "the text layer is SVG's (-O svg)")
     }
     var request = try shapingRequest()
     let resolved = try request.resolveFont(cache: nil)

@@ -1,0 +1,156 @@
+import Foundation
+import TestFixtures
+import Testing
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// The SVG's text layer: each cluster's characters as transparent text over its glyphs, in the
+/// text's order, so that the document's text is the input's; `--no-text-layer` leaves it out.
+@Suite("SVG text layer")
+struct SVGTextLayerTests {
+  /// The document's title and the text of each line's `<text data-layer="text">`, read as a DOM
+  /// reads them (XMLParser); the `<tspan>`s' widths.
+  final class Reader: NSObject, XMLParserDelegate {
+    var title = ""
+    var lines: [String] = []
+    var widths: [Double] = []
+    private var inTitle = false
+    private var inLayer = false
+
+    func parser(
+      _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+      attributes: [String: String] = [:]
+    ) {
+      if element == "title" { inTitle = true }
+      if element == "text", attributes["data-layer"] == "text" {
+        inLayer = true
+        lines.append("")
+      }
+      if element == "tspan", inLayer { widths.append(Double(attributes["textLength"] ?? "0") ?? 0) }
+    }
+
+    func parser(
+      _ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?
+    ) {
+      if element == "title" { inTitle = false }
+      if element == "text" { inLayer = false }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+      if inTitle { title += string }
+      if inLayer { lines[lines.count - 1] += string }
+    }
+  }
+
+  static func read(_ svg: Data) throws -> Reader {
+    let reader = Reader()
+    let parser = XMLParser(data: svg)
+    parser.delegate = reader
+    try #require(parser.parse(), "not well-formed: \(parser.parserError.map { "\($0)" } ?? "")")
+    return reader
+  }
+
+  /// Latin with ligatures and entities, Arabic with marks, Devanagari conjuncts, mixed directions;
+  /// plain, in a paragraph broken to a width, and several lines of input: the layer's text is the
+  /// input, line by line.
+  @Test(arguments: [
+    (Paths.latin, "office & <tea> \"affine\"", [String]()),
+    (Paths.arabic, "بِسْمِ اللَّهِ الرَّحْمَٰنِ", []),
+    (Paths.devanagari, "क्षत्रिय नमस्ते", []),
+    (Paths.latin, "A paragraph long enough to be broken into lines.", ["--paragraph", "--width", "200"]),
+  ])
+  func theLayersTextIsTheInput(font: String, text: String, options: [String]) throws {
+    let result = try swiftshape(["render", "--font-file", font, "--text", text, "-O", "svg"] + options)
+    #expect(result.status == 0, "\(result.err)")
+    let reader = try Self.read(result.stdout)
+    #expect(reader.title == text)
+    #expect(reader.lines.joined() == text)
+    if options.isEmpty { #expect(reader.lines.count == 1) } else { #expect(reader.lines.count > 1) }
+    #expect(reader.widths.allSatisfy { $0 >= 0 } && reader.widths.contains { $0 > 0 })
+    let bare = try swiftshape(
+      ["render", "--font-file", font, "--text", text, "-O", "svg", "--no-text-layer"] + options)
+    let none = try Self.read(bare.stdout)
+    #expect(none.title.isEmpty && none.lines.isEmpty)
+  }
+
+  /// Several lines of input: a line of the layer each, the title the lines; a control character
+  /// (which XML may not hold) becomes U+FFFD, and the document stays well-formed.
+  @Test func linesOfInputAndControlCharacters() throws {
+    let input = "first line\nsecond \u{1}line\n"
+    let result = try swiftshape(["render", "--font-file", Paths.latin, "-O", "svg"], stdin: Data(input.utf8))
+    #expect(result.status == 0, "\(result.err)")
+    let reader = try Self.read(result.stdout)
+    #expect(reader.lines == ["first line", "second \u{FFFD}line"])
+    #expect(reader.title == "first line\nsecond \u{FFFD}line")
+    let png = try swiftshape([
+      "render", "--font-file", Paths.latin, "--text", "a", "-O", "png", "--no-text-layer",
+    ])
+    #expect(png.status == 64 && png.err.contains("--no-text-layer"))
+  }
+}
+
+/// The text layer in a real browser: headless Chromium (Debian's `chromium`) opens the SVG inside
+/// a page whose script selects all of it; the selection's text is the input (Chromium ends each
+/// line of the layer with a newline).
+@Suite(
+  "SVG text layer in Chromium",
+  .enabled(if: Chromium.path != nil, "chromium is not installed (apt-get install chromium)"))
+struct SVGTextLayerChromiumTests {
+  @Test(arguments: [
+    (Paths.latin, "office & <tea> \"affine\"", [String]()),
+    (Paths.arabic, "سلام عليكم مرحبا بالعالم", ["--paragraph", "--width", "200"]),
+    (Paths.devanagari, "क्षत्रिय नमस्ते", []),
+  ])
+  func selectingAllGivesTheInput(font: String, text: String, options: [String]) throws {
+    let result = try swiftshape(["render", "--font-file", font, "--text", text, "-O", "svg"] + options)
+    #expect(result.status == 0, "\(result.err)")
+    let svg = result.out.split(separator: "\n", maxSplits: 1).last.map(String.init) ?? ""
+    let script = """
+      const s = getSelection(); s.removeAllRanges(); const r = document.createRange();
+      r.selectNodeContents(document.querySelector("svg")); s.addRange(r);
+      document.body.setAttribute("data-selection", s.toString());
+      """
+    guard
+      let selection = try Chromium.attribute(
+        "data-selection", of: "<!doctype html><html><body>\(svg)<script>\(script)</script></body></html>")
+    else {
+      print("skipped: chromium could not start")
+      return
+    }
+    #expect(selection.replacingOccurrences(of: "\n", with: "") == text)
+    #expect(options.isEmpty == !selection.contains("\n"))
+  }
+}
+
+/// Headless Chromium: a page's DOM after its scripts ran.
+enum Chromium {
+  static let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+
+  /// The value of `attribute` on the page's `<body>` after its scripts ran; nil when Chromium
+  /// could not start.
+  static func attribute(_ attribute: String, of page: String) throws -> String? {
+    guard let path else { return nil }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-chromium-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("page.html")
+    try Data(page.utf8).write(to: file)
+    let result = try run(
+      URL(fileURLWithPath: path),
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder.path)/profile",
+        "--dump-dom", file.absoluteString,
+      ])
+    guard result.status == 0, let range = result.out.range(of: "\(attribute)=\"") else { return nil }
+    let rest = result.out[range.upperBound...]
+    guard let end = rest.firstIndex(of: "\"") else { return nil }
+    return String(rest[..<end]).replacingOccurrences(of: "&lt;", with: "<")
+      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
+      .replacingOccurrences(of: "&amp;", with: "&")
+  }
+}
