@@ -53,6 +53,7 @@ struct RenderSettings: ShapingCommandSettings {
   var background = "FFFFFF"
   var annotate = false
   var textLayer = true
+  var trace = false
   var expect: String?
   var format: String?
   var terminal = "auto"
@@ -121,6 +122,13 @@ struct RenderSettings: ShapingCommandSettings {
             $0.annotate = true
           },
           .flag(
+            "--trace",
+            help:
+              "Write the trace page (HTML): each step of shaping that changed the glyphs, drawn; one line of text."
+          ) {
+            $0.trace = true
+          },
+          .flag(
             "--no-text-layer",
             help:
               "Leave out the SVG's text: each cluster's characters as transparent text over its glyphs, and the title."
@@ -187,6 +195,15 @@ struct RenderSettings: ShapingCommandSettings {
     let lines = try text.input(positionalText: positionals().text)
     svgOptions.color = color
     svgOptions.palette = palette
+    if output == .html {
+      guard expect == nil, !annotate else {
+        throw ShapingError(
+          .invalidArgument, input: expect != nil ? "--expect" : "--annotate",
+          reason: "the trace page draws the result annotated, without an expected run")
+      }
+      try writeTracePage(lines, font: font, request: request, options: svgOptions)
+      return
+    }
     if output == .svg, expect == nil, palette == 0 {
       // Speed: the common case is drawn from compact lines (see `SVGRenderer.DrawingLine`).
       let renderer = try SVGRenderer(font: font)
@@ -216,7 +233,7 @@ struct RenderSettings: ShapingCommandSettings {
     let out = try outputFile.map(Output.file) ?? .standardOutput()
     defer { for note in renderer.notes { Diagnostics.printNote(note) } }
     switch output {
-    case .svg:
+    case .svg, .html:
       renderer.writeSVG(consume results, expected: expected, options: svgOptions) { out.write($0) }
     case .png:
       out.write(try renderer.image(results, expected: expected, options: svgOptions).pngBytes())
@@ -229,6 +246,28 @@ struct RenderSettings: ShapingCommandSettings {
           for: image, png: png, columns: TerminalPreview.columns(),
           trueColor: colorTerm == "truecolor" || colorTerm == "24bit"))
     }
+    try out.commit()
+  }
+
+  /// Shapes the one line of text with a trace and writes its trace page.
+  private func writeTracePage(
+    _ lines: LineSource, font: ShapingFont, request: ShapingRequest, options: SVGOptions
+  ) throws {
+    var shapeOptions = request.options
+    shapeOptions.trace = true
+    let shaper = LineShaper(
+      font: font, options: shapeOptions, format: .jsonLines, maximumLength: text.maximumLength)
+    var results = try shaper.document(lines).entries.map(\.result)
+    // No line at all (an empty text): an empty result, whose page says so.
+    if results.isEmpty { results = [ShapeResult()] }
+    guard results.count == 1, let result = results.first else {
+      throw ShapingError(
+        .invalidArgument, input: "--trace",
+        reason: "the trace page draws one line of text (\(results.count) given)")
+    }
+    let renderer = try SVGRenderer(font: font)
+    let out = try outputFile.map(Output.file) ?? .standardOutput()
+    out.write(renderer.tracePage(result, options: options))
     try out.commit()
   }
 
@@ -266,6 +305,8 @@ struct RenderSettings: ShapingCommandSettings {
   private enum Destination: Equatable {
     case svg
     case png
+    /// The trace page (`--trace`).
+    case html
     /// No file and no format asked for, on a terminal: the picture, shown in place.
     case terminal(TerminalPreview)
   }
@@ -281,7 +322,17 @@ struct RenderSettings: ShapingCommandSettings {
         throw ShapingError(
           .invalidArgument, input: "--terminal=\(terminal)", reason: "must be auto, kitty, iterm2 or blocks")
       }
+      if trace {
+        guard format == nil || format == "html" else {
+          throw ShapingError(
+            .invalidArgument, input: "--output-format=\(format!)", reason: "the trace page is HTML (-O html)")
+        }
+        return .html
+      }
       switch format {
+      case "html":
+        throw ShapingError(
+          .invalidArgument, input: "--output-format=html", reason: "HTML is the trace page's (--trace)")
       case "svg": return .svg
       case "png": return outputFile == nil && isatty(1) != 0 ? .terminal(preview) : .png
       case nil:
@@ -289,7 +340,9 @@ struct RenderSettings: ShapingCommandSettings {
         // Annotations are SVG's: an annotated drawing on a terminal is its SVG text.
         return isatty(1) != 0 && !annotate ? .terminal(preview) : .svg
       case let other?:
-        throw ShapingError(.invalidArgument, input: "--output-format=\(other)", reason: "must be svg or png")
+        throw ShapingError(
+          .invalidArgument, input: "--output-format=\(other)",
+          reason: "must be svg or png (html with --trace)")
       }
     }
   }

@@ -1,0 +1,269 @@
+import HarfBuzz
+import SwiftShape
+
+// The trace page: one self-contained HTML file (inline SVG, a small inline script, no network)
+// that draws each step of HarfBuzz's shaping that changed the buffer.
+
+extension SVGRenderer {
+  /// The trace page of `result`, shaped with `ShapeOptions.trace` by this renderer's font: the
+  /// input and its clusters; a row per step that changed the glyphs (its message — stage, lookup,
+  /// feature — and the glyphs drawn at that step's positions, those added or changed since the
+  /// step before marked), the steps that changed nothing folded between them; the final result
+  /// drawn with `--annotate`'s boxes. Selecting a glyph shows its ID, name, cluster, advances,
+  /// offsets and flags, and marks its characters in the input.
+  ///
+  /// A result without trace events (or without glyphs) gives a page that says so.
+  public func tracePage(_ result: ShapeResult, options: SVGOptions = SVGOptions()) -> [UInt8] {
+    var page = SVGText()
+    let face = faces[0]
+    page.append(literal: "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
+    page.appendEscaped(TextLayer.xmlSafe("Shaping trace: " + result.text))
+    page.append(literal: "</title>\n<style>\n")
+    page.append(
+      """
+      body { font-family: sans-serif; margin: 1.5em; }
+      .input span { border: 1px solid #ccc; padding: 0 2px; margin-right: 1px; }
+      .input span.marked { background: #ffd54f; }
+      .step { display: flex; align-items: center; border-top: 1px solid #eee; padding: 4px 0; }
+      .step .label { width: 26em; font-family: monospace; font-size: 12px; }
+      .step .label .lookup { color: #555; }
+      .step svg { height: 64px; }
+      g[data-glyph] { cursor: pointer; }
+      g[data-glyph].changed { fill: #c62828; }
+      g[data-glyph].selected { fill: #1565c0; }
+      #details { font-family: monospace; white-space: pre; background: #f5f5f5; padding: 6px; min-height: 1.2em; }
+      details { margin: 2px 0 2px 1em; font-size: 12px; color: #666; }
+
+      """)
+    page.append(literal: "</style>\n</head>\n<body>\n<h1>Shaping trace</h1>\n")
+    page.append(literal: "<p>Font: ")
+    page.appendEscaped(face.font.identity.file)
+    page.append(literal: "</p>\n<p class=\"input\" data-layer=\"input\">")
+    // The input, a span a character, each with the offset it starts at in the cluster unit.
+    var offset = 0
+    for scalar in result.text.unicodeScalars {
+      page.append(literal: "<span data-offset=\"")
+      page.append(offset)
+      page.append(literal: "\">")
+      page.appendEscaped(TextLayer.xmlSafe(String(scalar)))
+      page.append(literal: "</span>")
+      offset += result.clusterUnit.width(of: scalar)
+    }
+    page.append(literal: "</p>\n<div id=\"details\" data-layer=\"details\"></div>\n")
+    let events = result.trace ?? []
+    if events.isEmpty || result.glyphs.isEmpty {
+      page.append(
+        literal:
+          "<p class=\"empty\">No shaping steps to show: the text is empty, or the result was shaped without a trace.</p>\n"
+      )
+    }
+    // The glyphs' outlines, once each, for every step's drawing.
+    var defined = Set<UInt32>()
+    var definitions = SVGText()
+    func define(_ glyph: UInt32) {
+      guard defined.insert(glyph).inserted, let outline = face.entry(glyph).outline, !outline.commands.isEmpty
+      else { return }
+      definitions.append(literal: "<path id=\"t")
+      definitions.append(glyph)
+      definitions.append(literal: "\" d=\"")
+      appendPathData(outline, face: face, to: &definitions)
+      definitions.append(literal: "\"/>\n")
+    }
+    let extents = face.font.font.extents(for: .leftToRight)
+    let (ascender, descender) = (Double(extents.ascender), Double(extents.descender))
+    var rows = SVGText()
+    var previous: TraceEvent?
+    var lookup: String?
+    var unchanged: [String] = []
+    func flushUnchanged() {
+      guard !unchanged.isEmpty else { return }
+      rows.append(literal: "<details data-folded=\"")
+      rows.append(unchanged.count)
+      rows.append(literal: "\"><summary>")
+      rows.append(unchanged.count)
+      rows.append(
+        literal: unchanged.count == 1 ? " step that changed nothing" : " steps that changed nothing")
+      rows.append(literal: "</summary>")
+      for message in unchanged {
+        rows.append(literal: "<div>")
+        rows.appendEscaped(TextLayer.xmlSafe(message))
+        rows.append(literal: "</div>")
+      }
+      rows.append(literal: "</details>\n")
+      unchanged = []
+    }
+    for (index, event) in events.enumerated() {
+      defer { previous = event }
+      if event.message.hasPrefix("start lookup") || event.message.hasPrefix("start table") {
+        lookup = event.message
+      }
+      guard TracePage.changes(event, since: previous) else {
+        unchanged.append(event.message)
+        continue
+      }
+      let changed = TracePage.changedGlyphs(event, since: previous)
+      flushUnchanged()
+      rows.append(literal: "<div class=\"step\" data-step=\"")
+      rows.append(index)
+      rows.append(literal: "\"><div class=\"label\">")
+      // The lookup (or stage) the step is in, then what it did.
+      if let lookup, lookup != event.message {
+        rows.append(literal: "<span class=\"lookup\">")
+        rows.appendEscaped(TextLayer.xmlSafe(lookup))
+        rows.append(literal: "</span><br>")
+      }
+      rows.appendEscaped(TextLayer.xmlSafe(event.message))
+      rows.append(literal: "</div>")
+      // The glyphs at this step: their positions, or (before positioning) their advances in the
+      // font, left to right in buffer order; code points are drawn as text.
+      var x = 0.0
+      var drawn = SVGText()
+      for (position, glyph) in event.glyphs.enumerated() {
+        let advance =
+          event.hasPositions
+          ? Double(glyph.xAdvance)
+          : event.holdsCodePoints
+            ? Double(
+              face.font.font.advance(
+                of: face.font.font.nominalGlyph(for: Unicode.Scalar(glyph.id) ?? " ") ?? 0
+              ).x)
+              * face.scaleX
+            : Double(face.font.font.advance(of: glyph.id).x) * face.scaleX
+        drawn.append(literal: "<g data-glyph=\"")
+        drawn.append(position)
+        drawn.append(literal: "\" data-id=\"")
+        drawn.append(glyph.id)
+        drawn.append(literal: "\" data-name=\"")
+        drawn.appendEscaped(
+          event.holdsCodePoints
+            ? "U+" + String(glyph.id, radix: 16, uppercase: true)
+            : glyph.name ?? face.font.font.glyphLabel(glyph.id))
+        drawn.append(literal: "\" data-cluster=\"")
+        drawn.append(glyph.cluster)
+        drawn.append(literal: "\" data-advance=\"")
+        drawn.append(Double(glyph.xAdvance))
+        drawn.append(literal: ",")
+        drawn.append(Double(glyph.yAdvance))
+        drawn.append(literal: "\" data-offset=\"")
+        drawn.append(Double(glyph.xOffset))
+        drawn.append(literal: ",")
+        drawn.append(Double(glyph.yOffset))
+        drawn.append(literal: "\" data-flags=\"")
+        drawn.append(Int(glyph.flags.rawValue))
+        drawn.append(UInt8(ascii: "\""))
+        if changed.contains(position) { drawn.append(literal: " class=\"changed\"") }
+        drawn.append(literal: ">")
+        let (gx, gy) = (
+          x + Double(event.hasPositions ? glyph.xOffset : 0), -Double(event.hasPositions ? glyph.yOffset : 0)
+        )
+        if event.holdsCodePoints {
+          drawn.append(literal: "<text x=\"")
+          drawn.append(gx)
+          drawn.append(literal: "\" y=\"0\" font-size=\"")
+          drawn.append(Double(face.font.identity.unitsPerEm) * face.scaleX)
+          drawn.append(literal: "\">")
+          drawn.appendEscaped(TextLayer.xmlSafe(Unicode.Scalar(glyph.id).map { String($0) } ?? "?"))
+          drawn.append(literal: "</text>")
+        } else {
+          define(glyph.id)
+          // A box over the advance to click on, and the glyph.
+          drawn +=
+            "<rect x=\"\(gx)\" y=\"\(-ascender)\" width=\"\(max(advance, 1))\" height=\"\(ascender - descender)\" fill=\"transparent\"/><use href=\"#t\(glyph.id)\" x=\"\(gx)\" y=\"\(gy)"
+          drawn.append(literal: "\"/>")
+        }
+        drawn.append(literal: "</g>")
+        x += advance
+      }
+      let width = max(x, 1)
+      rows.append(literal: "<svg viewBox=\"")
+      rows.append(-0.05 * width)
+      rows.append(UInt8(ascii: " "))
+      rows.append(-ascender)
+      rows.append(UInt8(ascii: " "))
+      rows.append(width * 1.1)
+      rows.append(UInt8(ascii: " "))
+      rows.append(ascender - descender)
+      rows.append(literal: "\">")
+      rows += drawn
+      rows.append(literal: "</svg></div>\n")
+    }
+    flushUnchanged()
+    page.append(literal: "<svg width=\"0\" height=\"0\" style=\"position:absolute\"><defs>\n")
+    page += definitions
+    page.append(literal: "</defs></svg>\n<section class=\"steps\" data-layer=\"steps\">\n")
+    page += rows
+    page.append(literal: "</section>\n")
+    if !result.glyphs.isEmpty {
+      page.append(literal: "<h2>Result</h2>\n<div class=\"result\">")
+      var annotated = options
+      annotated.annotate = true
+      annotated.textLayer = false
+      var final = result
+      final.trace = nil
+      var svg = svgBytes([final], options: annotated)
+      // The drawing's own definitions are named apart from the steps' (`g12`, not `t12`); its XML
+      // declaration has no place in HTML.
+      if let start = svg.firstIndex(of: UInt8(ascii: "\n")) { svg.removeSubrange(...start) }
+      svg.withUnsafeBufferPointer { page.append($0) }
+      page.append(literal: "</div>\n")
+    }
+    page.append(literal: "<script>\n")
+    page.append(
+      """
+      for (const glyph of document.querySelectorAll("g[data-glyph]")) {
+        glyph.addEventListener("click", () => {
+          for (const other of document.querySelectorAll("g[data-glyph].selected")) other.classList.remove("selected");
+          glyph.classList.add("selected");
+          const cluster = Number(glyph.dataset.cluster);
+          const step = glyph.closest("[data-step]");
+          const glyphs = [...step.querySelectorAll("g[data-glyph]")].map(g => Number(g.dataset.cluster));
+          const next = Math.min(...glyphs.filter(c => c > cluster), Infinity);
+          for (const span of document.querySelectorAll(".input span")) {
+            const offset = Number(span.dataset.offset);
+            span.classList.toggle("marked", offset >= cluster && offset < next);
+          }
+          document.getElementById("details").textContent =
+            "id " + glyph.dataset.id + "  name " + glyph.dataset.name + "  cluster " + cluster +
+            "  advance " + glyph.dataset.advance + "  offset " + glyph.dataset.offset + "  flags " + glyph.dataset.flags;
+        });
+      }
+
+      """)
+    page.append(literal: "</script>\n</body>\n</html>\n")
+    return page.finish()
+  }
+}
+
+/// What the trace page compares between steps.
+enum TracePage {
+  /// The positions of the glyphs of `event` whose cluster holds other glyphs than in `previous`
+  /// (other IDs, or other advances and offsets once there are positions), so that a ligature marks
+  /// its own cluster, not the glyphs after it; every position for the first event, and every one
+  /// when positions appear.
+  static func changedGlyphs(_ event: TraceEvent, since previous: TraceEvent?) -> [Int] {
+    guard let previous, previous.hasPositions == event.hasPositions,
+      previous.holdsCodePoints == event.holdsCodePoints
+    else { return Array(event.glyphs.indices) }
+    func byCluster(_ glyphs: [ShapedGlyph], positions: Bool) -> [Int: [[Int64]]] {
+      var clusters: [Int: [[Int64]]] = [:]
+      for glyph in glyphs {
+        var key = [Int64(glyph.id)]
+        if positions {
+          key += [glyph.xAdvance, glyph.yAdvance, glyph.xOffset, glyph.yOffset].map { Int64($0) }
+        }
+        clusters[glyph.cluster, default: []].append(key)
+      }
+      return clusters
+    }
+    let before = byCluster(previous.glyphs, positions: event.hasPositions)
+    let after = byCluster(event.glyphs, positions: event.hasPositions)
+    return event.glyphs.indices.filter { before[event.glyphs[$0].cluster] != after[event.glyphs[$0].cluster] }
+  }
+
+  /// Whether `event` changed the glyphs since `previous`: another count, or a cluster changed.
+  static func changes(_ event: TraceEvent, since previous: TraceEvent?) -> Bool {
+    guard let previous else { return true }
+    return event.glyphs.count != previous.glyphs.count || !changedGlyphs(event, since: previous).isEmpty
+      || previous.hasPositions != event.hasPositions
+  }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import TestFixtures
+import Testing
+
+/// `render --trace`: the trace page has a row for each step of `shape --trace` that changed the
+/// glyphs (another count, or a cluster holding other glyphs or positions), the others folded; in
+/// headless Chromium, selecting a glyph shows its details and marks its characters.
+@Suite("Trace page")
+struct TracePageTests {
+  static let cases: [(font: String, text: String, features: [String])] = [
+    (Paths.latin, "Ta office", ["'liga'", "'kern'"]),
+    (Paths.arabic, "بِسْمِ اللَّهِ", ["'init'", "'mark'"]),
+    (Paths.devanagari, "क्षत्रिय", ["'half'", "'pres'"]),
+  ]
+
+  /// The steps of `shape --trace -O json` that changed the glyphs, counted from its JSON.
+  static func changingSteps(font: String, text: String) throws -> Int {
+    let result = try swiftshape(["shape", "--trace", "-O", "json", "--font-file", font, text])
+    #expect(result.status == 0, "\(result.err)")
+    let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+    let entry = (json?["results"] as? [[String: Any]])?.first ?? [:]
+    let events = entry["trace"] as? [[String: Any]] ?? []
+    // (The first steps hold code points, under `codepoints`.)
+    func summary(_ event: [String: Any]) -> (count: Int, positioned: Bool, clusters: [Int: [String]]) {
+      let glyphs = event["glyphs"] as? [[String: Any]] ?? event["codepoints"] as? [[String: Any]] ?? []
+      let positioned = glyphs.first?["x_advance"] != nil || glyphs.first?["codepoint"] != nil
+      var clusters: [Int: [String]] = [:]
+      for glyph in glyphs {
+        let keys = ["id", "codepoint", "x_advance", "y_advance", "x_offset", "y_offset"]
+        let key = keys.map { "\(glyph[$0] ?? "-")" }.joined(separator: ",")
+        clusters[glyph["cluster"] as? Int ?? -1, default: []].append(key)
+      }
+      return (glyphs.count, positioned, clusters)
+    }
+    var count = 0
+    var previous: (count: Int, positioned: Bool, clusters: [Int: [String]])?
+    for event in events {
+      let now = summary(event)
+      if previous == nil || previous!.count != now.count || previous!.positioned != now.positioned
+        || previous!.clusters != now.clusters
+      {
+        count += 1
+      }
+      previous = now
+    }
+    return count
+  }
+
+  static func page(font: String, text: String) throws -> String {
+    let result = try swiftshape(["render", "--trace", "--font-file", font, "--text", text])
+    #expect(result.status == 0, "\(result.err)")
+    return result.out
+  }
+
+  /// A row for each changing step, the lookups named by their features; the result drawn.
+  @Test(arguments: cases)
+  func aRowForEachStepThatChangedTheGlyphs(font: String, text: String, features: [String]) throws {
+    let page = try Self.page(font: font, text: text)
+    let rows = page.components(separatedBy: "<div class=\"step\"").count - 1
+    #expect(rows == (try Self.changingSteps(font: font, text: text)))
+    #expect(rows > 2)
+    for feature in features { #expect(page.contains("feature \(feature)"), "\(feature)") }
+    #expect(page.contains("data-folded"))
+    #expect(page.contains("<h2>Result</h2>") && page.contains("data-annotation") || page.contains("baseline"))
+    #expect(!page.contains("http://") || page.contains("xmlns=\"http://www.w3.org/2000/svg\""))
+  }
+
+  /// Bad input: an empty text gives a page that says so; two lines of text, or another format,
+  /// are one-line errors.
+  @Test func emptyTextAndBadOptions() throws {
+    let empty = try swiftshape(["render", "--trace", "--font-file", Paths.latin, "--text", ""])
+    #expect(empty.status == 0 && empty.out.contains("No shaping steps to show"))
+    let two = try swiftshape(["render", "--trace", "--font-file", Paths.latin], stdin: Data("a\nb\n".utf8))
+    #expect(
+      two.status == 64 && two.err.hasPrefix("swiftshape: error: --trace: the trace page draws one line"))
+    let svg = try swiftshape(["render", "--trace", "-O", "svg", "--font-file", Paths.latin, "--text", "a"])
+    #expect(svg.status == 64 && svg.err.contains("the trace page is HTML"))
+  }
+
+  /// In Chromium: the page's rows are there once its script ran; clicking a glyph of the last row
+  /// fills the details (ID, name, cluster, advances, offsets, flags) and marks its characters.
+  @Test(
+    .enabled(if: Chromium.path != nil, "chromium is not installed (apt-get install chromium)"),
+    arguments: cases)
+  func selectingAGlyphShowsItsDetails(font: String, text: String, features: [String]) throws {
+    var page = try Self.page(font: font, text: text)
+    let script = """
+      <script>
+      const steps = document.querySelectorAll(".step");
+      const glyph = steps[steps.length - 1].querySelector("g[data-glyph]");
+      glyph.dispatchEvent(new MouseEvent("click"));
+      document.body.setAttribute("data-steps", String(steps.length));
+      document.body.setAttribute("data-marked", String(document.querySelectorAll(".input span.marked").length));
+      document.body.setAttribute("data-details", document.getElementById("details").textContent);
+      </script>
+      """
+    page = page.replacingOccurrences(of: "</body>", with: script + "</body>")
+    guard let steps = try Chromium.attribute("data-steps", of: page),
+      let marked = try Chromium.attribute("data-marked", of: page),
+      let details = try Chromium.attribute("data-details", of: page)
+    else {
+      print("skipped: chromium could not start")
+      return
+    }
+    #expect(Int(steps) == (try Self.changingSteps(font: font, text: text)))
+    #expect((Int(marked) ?? 0) > 0)
+    for field in ["id ", "name ", "cluster ", "advance ", "offset ", "flags "] {
+      #expect(details.contains(field))
+    }
+  }
+}
