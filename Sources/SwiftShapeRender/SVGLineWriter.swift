@@ -376,9 +376,8 @@ extension SVGRenderer {
             }
             svg.appendTextLayer(
               TextLayer.clusters(
-                placed, start: line.range.lowerBound, end: line.range.upperBound,
-                characters: line.units.characters),
-              baseline: originY, fontSize: fontSize)
+                placed, start: line.range.lowerBound, end: line.range.upperBound, units: line.units),
+              units: line.units, baseline: originY, fontSize: fontSize)
           }
         }
       }

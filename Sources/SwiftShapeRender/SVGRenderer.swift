@@ -139,8 +139,9 @@ public final class SVGRenderer {
     var baseline: (from: (x: Double, y: Double), to: (x: Double, y: Double))
     var vertical: Bool
     var label: String?
-    /// Its clusters' characters for the text layer (`SVGOptions.textLayer`), and its baseline.
+    /// Its clusters for the text layer (`SVGOptions.textLayer`), in its text.
     var text: [TextLayer.Cluster] = []
+    var units: TextUnits?
   }
 
   struct Box {
@@ -258,7 +259,8 @@ public final class SVGRenderer {
           lines[lines.count - 1].text = TextLayer.clusters(
             lines[lines.count - 1].placed.map { ($0.glyph.cluster, $0.pen.x, $0.next.x) },
             start: range.lowerBound,
-            end: range.upperBound, characters: units.characters)
+            end: range.upperBound, units: units)
+          lines[lines.count - 1].units = units
         }
       }
     }

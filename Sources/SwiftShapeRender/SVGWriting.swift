@@ -140,9 +140,10 @@ extension SVGRenderer {
         svg.append(literal: "/>\n")
       }
       svg += "</g>\n"
-      if options.textLayer {
+      if options.textLayer, let units = line.units {
         svg.appendTextLayer(
-          line.text, baseline: line.baseline.from.y, fontSize: options.pixelsPerEm * unitsPerPixel)
+          line.text, units: units, baseline: line.baseline.from.y,
+          fontSize: options.pixelsPerEm * unitsPerPixel)
       }
       if let label = line.label {
         let size = 11 * unitsPerPixel

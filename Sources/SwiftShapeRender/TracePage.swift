@@ -16,9 +16,9 @@ extension SVGRenderer {
   public func tracePage(_ result: ShapeResult, options: SVGOptions = SVGOptions()) -> [UInt8] {
     var page = SVGText()
     let face = faces[0]
-    page.append(literal: "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
-    page.appendEscaped(TextLayer.xmlSafe("Shaping trace: " + result.text))
-    page.append(literal: "</title>\n<style>\n")
+    page.append(literal: "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+    page.appendTitle(result.text, prefix: "Shaping trace: ")
+    page.append(literal: "<style>\n")
     page.append(
       """
       body { font-family: sans-serif; margin: 1.5em; }
@@ -45,7 +45,7 @@ extension SVGRenderer {
       page.append(literal: "<span data-offset=\"")
       page.append(offset)
       page.append(literal: "\">")
-      page.appendEscaped(TextLayer.xmlSafe(String(scalar)))
+      page.appendXMLText(String(scalar))
       page.append(literal: "</span>")
       offset += result.clusterUnit.width(of: scalar)
     }
@@ -86,7 +86,7 @@ extension SVGRenderer {
       rows.append(literal: "</summary>")
       for message in unchanged {
         rows.append(literal: "<div>")
-        rows.appendEscaped(TextLayer.xmlSafe(message))
+        rows.appendXMLText(message)
         rows.append(literal: "</div>")
       }
       rows.append(literal: "</details>\n")
@@ -109,10 +109,10 @@ extension SVGRenderer {
       // The lookup (or stage) the step is in, then what it did.
       if let lookup, lookup != event.message {
         rows.append(literal: "<span class=\"lookup\">")
-        rows.appendEscaped(TextLayer.xmlSafe(lookup))
+        rows.appendXMLText(lookup)
         rows.append(literal: "</span><br>")
       }
-      rows.appendEscaped(TextLayer.xmlSafe(event.message))
+      rows.appendXMLText(event.message)
       rows.append(literal: "</div>")
       // The glyphs at this step: their positions, or (before positioning) their advances in the
       // font, left to right in buffer order; code points are drawn as text.
@@ -162,7 +162,7 @@ extension SVGRenderer {
           drawn.append(literal: "\" y=\"0\" font-size=\"")
           drawn.append(Double(face.font.identity.unitsPerEm) * face.scaleX)
           drawn.append(literal: "\">")
-          drawn.appendEscaped(TextLayer.xmlSafe(Unicode.Scalar(glyph.id).map { String($0) } ?? "?"))
+          drawn.appendXMLText(Unicode.Scalar(glyph.id).map { String($0) } ?? "?")
           drawn.append(literal: "</text>")
         } else {
           define(glyph.id)
