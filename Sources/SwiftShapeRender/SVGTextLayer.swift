@@ -61,20 +61,34 @@ enum TextLayer {
   static func clusters(
     _ glyphs: [(cluster: Int, pen: Double, next: Double)], start: Int, end: Int, units: TextUnits
   ) -> [Cluster] {
-    // Clusters rise or fall through a run's glyphs: sorted, they are grouped by a pass.
-    var spans = glyphs.filter { $0.cluster >= start && $0.cluster < end }
-      .map { (cluster: $0.cluster, minX: min($0.pen, $0.next), maxX: max($0.pen, $0.next)) }
-    if !spans.isEmpty, !zip(spans, spans.dropFirst()).allSatisfy({ $0.cluster <= $1.cluster }) {
-      spans.sort { $0.cluster < $1.cluster }
-    }
+    // Glyphs of one cluster come together; clusters rise through a left-to-right line's glyphs
+    // (one pass), and otherwise are sorted and grouped again.
     var merged: [(cluster: Int, minX: Double, maxX: Double)] = []
-    merged.reserveCapacity(spans.count)
-    for span in spans {
-      if let last = merged.last, last.cluster == span.cluster {
-        merged[merged.count - 1] = (span.cluster, min(last.minX, span.minX), max(last.maxX, span.maxX))
-      } else {
-        merged.append(span)
+    merged.reserveCapacity(glyphs.count)
+    var rising = true
+    for glyph in glyphs where glyph.cluster >= start && glyph.cluster < end {
+      let (low, high) = glyph.pen <= glyph.next ? (glyph.pen, glyph.next) : (glyph.next, glyph.pen)
+      if let last = merged.last {
+        if last.cluster == glyph.cluster {
+          merged[merged.count - 1] = (last.cluster, min(last.minX, low), max(last.maxX, high))
+          continue
+        }
+        if glyph.cluster < last.cluster { rising = false }
       }
+      merged.append((glyph.cluster, low, high))
+    }
+    if !rising {
+      merged.sort { $0.cluster < $1.cluster }
+      var grouped: [(cluster: Int, minX: Double, maxX: Double)] = []
+      grouped.reserveCapacity(merged.count)
+      for span in merged {
+        if let last = grouped.last, last.cluster == span.cluster {
+          grouped[grouped.count - 1] = (span.cluster, min(last.minX, span.minX), max(last.maxX, span.maxX))
+        } else {
+          grouped.append(span)
+        }
+      }
+      merged = grouped
     }
     return merged.indices.map { index in
       let from = index == 0 ? start : merged[index].cluster
