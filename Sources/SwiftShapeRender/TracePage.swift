@@ -74,6 +74,8 @@ extension SVGRenderer {
     var rows = SVGText()
     var previous: TraceEvent?
     var lookup: String?
+    var table = ""
+    let names = TracePage.lookupNames(face.font.font.face)
     var unchanged: [String] = []
     func flushUnchanged() {
       guard !unchanged.isEmpty else { return }
@@ -94,8 +96,15 @@ extension SVGRenderer {
     }
     for (index, event) in events.enumerated() {
       defer { previous = event }
+      if event.message.hasPrefix("start table ") {
+        table = String(event.message.dropFirst("start table ".count))
+      }
       if event.message.hasPrefix("start lookup") || event.message.hasPrefix("start table") {
         lookup = event.message
+        // With the lookup's name where the font has one.
+        if let index = TracePage.lookupIndex(event.message), let name = names[table]?[index] {
+          lookup! += " (" + name + ")"
+        }
       }
       guard TracePage.changes(event, since: previous) else {
         unchanged.append(event.message)
@@ -234,8 +243,31 @@ extension SVGRenderer {
   }
 }
 
-/// What the trace page compares between steps.
+/// What the trace page compares between steps, and the names it gives lookups.
 enum TracePage {
+  /// The names of the font's lookups from its `Debg` table (fontTools' feaLib writes one when
+  /// built with `FONTTOOLS_LOOKUP_DEBUGGING`): by table (`GSUB`, `GPOS`), by lookup index. Empty
+  /// without the table, or where it is not the JSON feaLib writes.
+  static func lookupNames(_ face: Face) -> [String: [Int: String]] {
+    guard let data = face.table("Debg"), let json = try? SourceJSON.parse(data),
+      let tables = json["com.github.fonttools.feaLib"]?.members
+    else { return [:] }
+    var names: [String: [Int: String]] = [:]
+    for (table, lookups) in tables {
+      for (index, entry) in lookups.members ?? [] {
+        guard let index = Int(index), let name = entry.array?.dropFirst().first?.string else { continue }
+        names[table, default: [:]][index] = name
+      }
+    }
+    return names
+  }
+
+  /// The lookup index of a `start lookup N …` message.
+  static func lookupIndex(_ message: String) -> Int? {
+    guard message.hasPrefix("start lookup ") else { return nil }
+    return Int(message.dropFirst("start lookup ".count).prefix { $0.isNumber })
+  }
+
   /// The positions of the glyphs of `event` whose cluster holds other glyphs than in `previous`
   /// (other IDs, or other advances and offsets once there are positions), so that a ligature marks
   /// its own cluster, not the glyphs after it; every position for the first event, and every one

@@ -65,6 +65,15 @@ struct TracePageTests {
     #expect(!page.contains("http://") || page.contains("xmlns=\"http://www.w3.org/2000/svg\""))
   }
 
+  /// Lookups are named where the font has a `Debg` table (fontTools' feaLib), and only there.
+  @Test func lookupsAreNamedFromTheDebgTable() throws {
+    let named = try Self.page(font: "\(Paths.fixtures)/trace/NotoSans-Debg.ttf", text: "Ta office")
+    #expect(named.contains("start lookup 0 feature 'liga' (FFI_LIGATURE)"))
+    #expect(named.contains("start lookup 0 feature 'kern' (KERN_T_A)"))
+    let plain = try Self.page(font: Paths.latin, text: "Ta office")
+    #expect(plain.contains("feature 'liga'</span>"))
+  }
+
   /// Bad input: an empty text gives a page that says so; two lines of text, or another format,
   /// are one-line errors.
   @Test func emptyTextAndBadOptions() throws {
