@@ -99,7 +99,9 @@ extension SVGRenderer {
       if event.message.hasPrefix("start table ") {
         table = String(event.message.dropFirst("start table ".count))
       }
-      if event.message.hasPrefix("start lookup") || event.message.hasPrefix("start table") {
+      // The stage or lookup a step is in: the last one started (`start table GSUB`, `start lookup
+      // 3 feature 'liga'`, `start reordering indic final`).
+      if event.message.hasPrefix("start ") {
         lookup = event.message
         // With the lookup's name where the font has one.
         if let index = TracePage.lookupIndex(event.message), let name = names[table]?[index] {
