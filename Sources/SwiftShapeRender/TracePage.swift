@@ -12,8 +12,13 @@ extension SVGRenderer {
   /// drawn with `--annotate`'s boxes. Selecting a glyph shows its ID, name, cluster, advances,
   /// offsets and flags, and marks its characters in the input.
   ///
+  /// With `sections` (a paragraph's runs, each shaped with its own font), a section each, titled,
+  /// its steps drawn with its renderer's font; without, one section of `result`'s trace.
+  ///
   /// A result without trace events (or without glyphs) gives a page that says so.
-  public func tracePage(_ result: ShapeResult, options: SVGOptions = SVGOptions()) -> [UInt8] {
+  public func tracePage(
+    _ result: ShapeResult, sections: [TraceSection] = [], options: SVGOptions = SVGOptions()
+  ) -> [UInt8] {
     var page = SVGText()
     let face = faces[0]
     page.append(literal: "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
@@ -50,20 +55,84 @@ extension SVGRenderer {
       offset += result.clusterUnit.width(of: scalar)
     }
     page.append(literal: "</p>\n<div id=\"details\" data-layer=\"details\"></div>\n")
-    let events = result.trace ?? []
+    let events = sections.isEmpty ? result.trace ?? [] : sections.flatMap(\.events)
     if events.isEmpty || result.glyphs.isEmpty {
       page.append(
         literal:
           "<p class=\"empty\">No shaping steps to show: the text is empty, or the result was shaped without a trace.</p>\n"
       )
     }
+    // A section a run: the run's own steps, drawn with its font.
+    let runs =
+      sections.isEmpty ? [TraceSection(title: nil, events: result.trace ?? [], renderer: self)] : sections
+    for (index, section) in runs.enumerated() {
+      let (definitions, rows) = section.renderer.traceSteps(section.events, prefix: "t\(index)-")
+      page.append(literal: "<section class=\"steps\" data-layer=\"steps\" data-run=\"")
+      page.append(index)
+      page.append(literal: "\">\n")
+      if let title = section.title {
+        page.append(literal: "<h2>")
+        page.appendXMLText(title)
+        page.append(literal: "</h2>\n")
+      }
+      page.append(literal: "<svg width=\"0\" height=\"0\" style=\"position:absolute\"><defs>\n")
+      page += definitions
+      page.append(literal: "</defs></svg>\n")
+      page += rows
+      page.append(literal: "</section>\n")
+    }
+    if !result.glyphs.isEmpty {
+      page.append(literal: "<h2>Result</h2>\n<div class=\"result\">")
+      var annotated = options
+      annotated.annotate = true
+      annotated.textLayer = false
+      var final = result
+      final.trace = nil
+      var svg = svgBytes([final], options: annotated)
+      // The drawing's own definitions are named apart from the steps' (`g12`, not `t12`); its XML
+      // declaration has no place in HTML.
+      if let start = svg.firstIndex(of: UInt8(ascii: "\n")) { svg.removeSubrange(...start) }
+      svg.withUnsafeBufferPointer { page.append($0) }
+      page.append(literal: "</div>\n")
+    }
+    page.append(literal: "<script>\n")
+    page.append(
+      """
+      for (const glyph of document.querySelectorAll("g[data-glyph]")) {
+        glyph.addEventListener("click", () => {
+          for (const other of document.querySelectorAll("g[data-glyph].selected")) other.classList.remove("selected");
+          glyph.classList.add("selected");
+          const cluster = Number(glyph.dataset.cluster);
+          const step = glyph.closest("[data-step]");
+          const glyphs = [...step.querySelectorAll("g[data-glyph]")].map(g => Number(g.dataset.cluster));
+          const next = Math.min(...glyphs.filter(c => c > cluster), Infinity);
+          for (const span of document.querySelectorAll(".input span")) {
+            const offset = Number(span.dataset.offset);
+            span.classList.toggle("marked", offset >= cluster && offset < next);
+          }
+          document.getElementById("details").textContent =
+            "id " + glyph.dataset.id + "  name " + glyph.dataset.name + "  cluster " + cluster +
+            "  advance " + glyph.dataset.advance + "  offset " + glyph.dataset.offset + "  flags " + glyph.dataset.flags;
+        });
+      }
+
+      """)
+    page.append(literal: "</script>\n</body>\n</html>\n")
+    return page.finish()
+  }
+
+  /// The rows of a trace's steps (a row for each step that changed the glyphs, the others
+  /// folded), and the definitions of the outlines they use, named `prefix` and the glyph ID.
+  func traceSteps(_ events: [TraceEvent], prefix: String) -> (definitions: SVGText, rows: SVGText) {
+    let face = faces[0]
     // The glyphs' outlines, once each, for every step's drawing.
     var defined = Set<UInt32>()
     var definitions = SVGText()
     func define(_ glyph: UInt32) {
       guard defined.insert(glyph).inserted, let outline = face.entry(glyph).outline, !outline.commands.isEmpty
       else { return }
-      definitions.append(literal: "<path id=\"t")
+      definitions.append(literal: "<path id=\"")
+      definitions.append(prefix)
       definitions.append(glyph)
       definitions.append(literal: "\" d=\"")
       appendPathData(outline, face: face, to: &definitions)
@@ -179,7 +248,7 @@ extension SVGRenderer {
           define(glyph.id)
           // A box over the advance to click on, and the glyph.
           drawn +=
-            "<rect x=\"\(gx)\" y=\"\(-ascender)\" width=\"\(max(advance, 1))\" height=\"\(ascender - descender)\" fill=\"transparent\"/><use href=\"#t\(glyph.id)\" x=\"\(gx)\" y=\"\(gy)"
+            "<rect x=\"\(gx)\" y=\"\(-ascender)\" width=\"\(max(advance, 1))\" height=\"\(ascender - descender)\" fill=\"transparent\"/><use href=\"#\(prefix)\(glyph.id)\" x=\"\(gx)\" y=\"\(gy)"
           drawn.append(literal: "\"/>")
         }
         drawn.append(literal: "</g>")
@@ -199,49 +268,22 @@ extension SVGRenderer {
       rows.append(literal: "</svg></div>\n")
     }
     flushUnchanged()
-    page.append(literal: "<svg width=\"0\" height=\"0\" style=\"position:absolute\"><defs>\n")
-    page += definitions
-    page.append(literal: "</defs></svg>\n<section class=\"steps\" data-layer=\"steps\">\n")
-    page += rows
-    page.append(literal: "</section>\n")
-    if !result.glyphs.isEmpty {
-      page.append(literal: "<h2>Result</h2>\n<div class=\"result\">")
-      var annotated = options
-      annotated.annotate = true
-      annotated.textLayer = false
-      var final = result
-      final.trace = nil
-      var svg = svgBytes([final], options: annotated)
-      // The drawing's own definitions are named apart from the steps' (`g12`, not `t12`); its XML
-      // declaration has no place in HTML.
-      if let start = svg.firstIndex(of: UInt8(ascii: "\n")) { svg.removeSubrange(...start) }
-      svg.withUnsafeBufferPointer { page.append($0) }
-      page.append(literal: "</div>\n")
-    }
-    page.append(literal: "<script>\n")
-    page.append(
-      """
-      for (const glyph of document.querySelectorAll("g[data-glyph]")) {
-        glyph.addEventListener("click", () => {
-          for (const other of document.querySelectorAll("g[data-glyph].selected")) other.classList.remove("selected");
-          glyph.classList.add("selected");
-          const cluster = Number(glyph.dataset.cluster);
-          const step = glyph.closest("[data-step]");
-          const glyphs = [...step.querySelectorAll("g[data-glyph]")].map(g => Number(g.dataset.cluster));
-          const next = Math.min(...glyphs.filter(c => c > cluster), Infinity);
-          for (const span of document.querySelectorAll(".input span")) {
-            const offset = Number(span.dataset.offset);
-            span.classList.toggle("marked", offset >= cluster && offset < next);
-          }
-          document.getElementById("details").textContent =
-            "id " + glyph.dataset.id + "  name " + glyph.dataset.name + "  cluster " + cluster +
-            "  advance " + glyph.dataset.advance + "  offset " + glyph.dataset.offset + "  flags " + glyph.dataset.flags;
-        });
-      }
+    return (definitions, rows)
+  }
+}
 
-      """)
-    page.append(literal: "</script>\n</body>\n</html>\n")
-    return page.finish()
+/// A section of the trace page: a run's steps, drawn with the font of `renderer`.
+public struct TraceSection {
+  /// The section's heading (the run's font, level and script), or nil for none.
+  public var title: String?
+  /// The run's trace events, their clusters counted from the start of the paragraph.
+  public var events: [TraceEvent]
+  /// A renderer for the run's font.
+  public var renderer: SVGRenderer
+
+  /// A section of each field given.
+  public init(title: String?, events: [TraceEvent], renderer: SVGRenderer) {
+    (self.title, self.events, self.renderer) = (title, events, renderer)
   }
 }
 

@@ -74,6 +74,27 @@ struct TracePageTests {
     #expect(plain.contains("feature 'liga'</span>"))
   }
 
+  /// A paragraph's page has a section a run, in the text's order, headed by its font, level and
+  /// script, each with rows drawn with its own font.
+  @Test func paragraphsHaveASectionPerRun() throws {
+    let options = ["--paragraph", "--font-file", Paths.latin, "--fallback-font-file", Paths.hebrew]
+    let text = "Hello שלום world"
+    let page = try swiftshape(["render", "--trace", "--text", text] + options)
+    #expect(page.status == 0, "\(page.err)")
+    let shaped = try swiftshape(["shape", "-O", "json", text] + options)
+    let json = try JSONSerialization.jsonObject(with: shaped.stdout) as? [String: Any]
+    let runs = ((json?["results"] as? [[String: Any]])?.first?["runs"] as? [[String: Any]] ?? [])
+      .sorted { ($0["range"] as? [Int])?.first ?? 0 < ($1["range"] as? [Int])?.first ?? 0 }
+    let headings = page.out.components(separatedBy: "<h2>Run ").dropFirst().map { $0.prefix { $0 != "<" } }
+    #expect(headings.count == runs.count && runs.count > 2)
+    for (heading, run) in zip(headings, runs) {
+      #expect(heading.contains(", \(run["script"] as? String ?? "?"), \(run["direction"] as? String ?? "?")"))
+    }
+    #expect(page.out.contains("Noto Sans Hebrew, level 1"))
+    let sections = page.out.components(separatedBy: "<section class=\"steps\"").dropFirst()
+    #expect(sections.count == runs.count && sections.allSatisfy { $0.contains("class=\"step\"") })
+  }
+
   /// Bad input: an empty text gives a page that says so; two lines of text, or another format,
   /// are one-line errors.
   @Test func emptyTextAndBadOptions() throws {

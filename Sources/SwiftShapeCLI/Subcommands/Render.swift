@@ -266,9 +266,57 @@ struct RenderSettings: ShapingCommandSettings {
         reason: "the trace page draws one line of text (\(results.count) given)")
     }
     let renderer = try SVGRenderer(font: font)
+    renderer.spanOptions = request.options
+    let sections = result.baseLevel == nil ? [] : try traceSections(result, font: font, options: shapeOptions)
     let out = try outputFile.map(Output.file) ?? .standardOutput()
-    out.write(renderer.tracePage(result, options: options))
+    out.write(renderer.tracePage(result, sections: sections, options: options))
     try out.commit()
+  }
+
+  /// A paragraph's runs in the text's order, each shaped again alone with a trace — with its font,
+  /// direction, script and language, and the rest of the paragraph as context, as the paragraph
+  /// shaped it — its clusters counted from the paragraph's start.
+  private func traceSections(_ result: ShapeResult, font: ShapingFont, options: ShapeOptions) throws
+    -> [TraceSection]
+  {
+    let scalars = Array(result.text.unicodeScalars)
+    var offsets = [0]
+    for scalar in scalars { offsets.append(offsets.last! + result.clusterUnit.width(of: scalar)) }
+    func string(_ range: Range<Int>) -> String {
+      let low = offsets.firstIndex { $0 >= range.lowerBound } ?? scalars.count
+      let high = offsets.firstIndex { $0 >= range.upperBound } ?? scalars.count
+      return String(String.UnicodeScalarView(scalars[low..<max(low, high)]))
+    }
+    let spanFont = font.spanFonts(of: result, options: options)
+    let runs = result.runs.sorted { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
+    return try runs.enumerated().compactMap { index, run in
+      guard let range = run.range else { return nil }
+      let runFont =
+        run.isFallback
+        ? font.fallback?.font(file: run.font.file, faceIndex: run.font.faceIndex, for: font) ?? font
+        : spanFont(run) ?? font
+      var runOptions = options
+      runOptions.paragraph = nil
+      runOptions.lineWidth = nil
+      runOptions.alignment = .start
+      runOptions.spans = []
+      runOptions.direction = run.direction
+      runOptions.script = run.script
+      runOptions.language = run.language
+      runOptions.trace = true
+      runOptions.textBefore = options.textBefore + string(0..<range.lowerBound)
+      runOptions.textAfter = string(range.upperBound..<(offsets.last ?? 0)) + options.textAfter
+      if range.lowerBound == 0 { runOptions.bufferFlags.insert(.beginningOfText) }
+      if range.upperBound == offsets.last { runOptions.bufferFlags.insert(.endOfText) }
+      var events = try runFont.shape(string(range), options: runOptions).trace ?? []
+      for event in events.indices {
+        for glyph in events[event].glyphs.indices { events[event].glyphs[glyph].cluster += range.lowerBound }
+      }
+      let family = runFont.identity.family ?? runFont.identity.file
+      return TraceSection(
+        title: "Run \(index + 1): \(family), level \(run.level ?? 0), \(run.script), \(run.direction)",
+        events: events, renderer: try SVGRenderer(font: runFont))
+    }
   }
 
   /// Shapes the lines and draws them with `SVGRenderer.writeSVG(lines:options:jobs:to:)`; false
