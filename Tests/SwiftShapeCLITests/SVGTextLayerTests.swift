@@ -130,6 +130,26 @@ enum Chromium {
     FileManager.default.isExecutableFile(atPath: $0)
   }
 
+  /// Draws the page in a window of `size` pixels into a PNG at `path`; false when Chromium could
+  /// not start.
+  static func screenshot(_ page: String, size: (Int, Int), to path: String) throws -> Bool {
+    guard let chromium = Self.path else { return false }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-chromium-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("page.html")
+    try Data(page.utf8).write(to: file)
+    let result = try run(
+      URL(fileURLWithPath: chromium),
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+        "--user-data-dir=\(folder.path)/profile", "--window-size=\(size.0),\(size.1)", "--screenshot=\(path)",
+        file.absoluteString,
+      ])
+    return result.status == 0 && FileManager.default.fileExists(atPath: path)
+  }
+
   /// The value of `attribute` on the page's `<body>` after its scripts ran; nil when Chromium
   /// could not start.
   static func attribute(_ attribute: String, of page: String) throws -> String? {

@@ -107,6 +107,39 @@ struct TracePageTests {
     #expect(svg.status == 64 && svg.err.contains("the trace page is HTML"))
   }
 
+  /// The page as Chromium draws it, against the expected picture within a tolerance: the steps'
+  /// drawings only (the labels, headings, folded steps and the result are left out, since their text is drawn with
+  /// whatever fonts the machine has; the glyphs are the page's own outlines). Re-record
+  /// `Fixtures/render/trace-steps-expected.png` with `SWIFTSHAPE_RECORD_GOLDEN=1`.
+  @Test(
+    .enabled(if: Chromium.path != nil && Raster.available, "chromium, rsvg-convert or python3-pil is absent"))
+  func theStepsDrawAsExpected() throws {
+    let result = try swiftshape([
+      "render", "--trace", "--em-pixels", "48", "--font-file", Paths.latin, "--text", "Ta office",
+    ])
+    #expect(result.status == 0, "\(result.err)")
+    let style = "<style>h1, h2, p, .label, details, #details, .result { display: none; }</style>"
+    let page = result.out.replacingOccurrences(of: "</head>", with: style + "</head>")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-trace-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let shot = folder.appendingPathComponent("steps.png").path
+    guard try Chromium.screenshot(page, size: (900, 700), to: shot) else {
+      print("skipped: chromium could not start")
+      return
+    }
+    let expected = "\(Paths.fixtures)/render/trace-steps-expected.png"
+    if recordingGolden {
+      try FileManager.default.removeItem(atPath: expected)
+      try FileManager.default.copyItem(atPath: shot, toPath: expected)
+      return
+    }
+    let (width, height, expectedWidth, expectedHeight, differing) = try Raster.compare(shot, expected)
+    #expect(abs(width - expectedWidth) <= 2 && abs(height - expectedHeight) <= 2)
+    #expect(differing < 0.02, "\(differing) of the pixels differ")
+  }
+
   /// In Chromium: the page's rows are there once its script ran; clicking a glyph of the last row
   /// fills the details (ID, name, cluster, advances, offsets, flags) and marks its characters.
   @Test(
