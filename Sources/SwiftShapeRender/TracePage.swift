@@ -166,7 +166,8 @@ extension SVGRenderer {
     for (index, event) in events.enumerated() {
       defer { previous = event }
       if event.message.hasPrefix("start table ") {
-        table = String(event.message.dropFirst("start table ".count))
+        // (`start table GSUB`, or in later releases, such as 15.0.0, `start table GSUB script tag 'latn'`.)
+        table = String(event.message.dropFirst("start table ".count).prefix { $0 != " " })
       }
       // The stage or lookup a step is in: the last one started (`start table GSUB`, `start lookup
       // 3 feature 'liga'`, `start reordering indic final`).
