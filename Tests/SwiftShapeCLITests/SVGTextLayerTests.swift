@@ -130,29 +130,9 @@ enum Chromium {
     FileManager.default.isExecutableFile(atPath: $0)
   }
 
-  /// Draws the page in a window of `size` pixels into a PNG at `path`; false when Chromium could
-  /// not start.
-  static func screenshot(_ page: String, size: (Int, Int), to path: String) throws -> Bool {
-    guard let chromium = Self.path else { return false }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "swiftshape-chromium-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("page.html")
-    try Data(page.utf8).write(to: file)
-    let result = try run(
-      URL(fileURLWithPath: chromium),
-      [
-        "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
-        "--user-data-dir=\(folder.path)/profile", "--window-size=\(size.0),\(size.1)", "--screenshot=\(path)",
-        file.absoluteString,
-      ])
-    return result.status == 0 && FileManager.default.fileExists(atPath: path)
-  }
-
-  /// The value of `attribute` on the page's `<body>` after its scripts ran; nil when Chromium
-  /// could not start.
-  static func attribute(_ attribute: String, of page: String) throws -> String? {
+  /// Runs headless Chromium on `page` (written to a file in a folder of its own, with its
+  /// profile) with `arguments` before the page's URL; nil when it is not installed.
+  private static func open(_ page: String, _ arguments: [String]) throws -> (status: Int32, out: String)? {
     guard let path else { return nil }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "swiftshape-chromium-\(UUID().uuidString)")
@@ -162,10 +142,27 @@ enum Chromium {
     try Data(page.utf8).write(to: file)
     let result = try run(
       URL(fileURLWithPath: path),
+      ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder.path)/profile"] + arguments
+        + [file.absoluteString])
+    return (result.status, result.out)
+  }
+
+  /// Draws the page in a window of `size` pixels into a PNG at `path`; false when Chromium could
+  /// not start.
+  static func screenshot(_ page: String, size: (Int, Int), to path: String) throws -> Bool {
+    let result = try open(
+      page,
       [
-        "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder.path)/profile",
-        "--dump-dom", file.absoluteString,
+        "--hide-scrollbars", "--force-device-scale-factor=1", "--window-size=\(size.0),\(size.1)",
+        "--screenshot=\(path)",
       ])
+    return result?.status == 0 && FileManager.default.fileExists(atPath: path)
+  }
+
+  /// The value of `attribute` on the page's `<body>` after its scripts ran; nil when Chromium
+  /// could not start.
+  static func attribute(_ attribute: String, of page: String) throws -> String? {
+    guard let result = try open(page, ["--dump-dom"]) else { return nil }
     guard result.status == 0, let range = result.out.range(of: "\(attribute)=\"") else { return nil }
     let rest = result.out[range.upperBound...]
     guard let end = rest.firstIndex(of: "\"") else { return nil }
