@@ -29,6 +29,11 @@ extension SVGRenderer {
     var range: Range<Int>
     /// The result's text, on the first of its lines (the document's title).
     var title: String?
+    /// The text layer's styles: the runs', each glyph's (empty when all are the first), and the
+    /// line's.
+    var styles: [TextLayer.Style]
+    var glyphStyles: [Int]
+    var base: TextLayer.Style
 
     /// Places the glyphs on a baseline at `originY` as the plain path does (the same arithmetic,
     /// so the same coordinates): `body` gets each glyph, the pen's x before and after it, and its
@@ -72,7 +77,11 @@ extension SVGRenderer {
               xOffset: glyph.xOffset, yOffset: glyph.yOffset))
         }
       }
-      return DrawingLine(glyphs: glyphs, x: x, units: units, range: range, title: first ? result.text : nil)
+      let (styles, glyphStyles) = TextLayer.styles(of: runs)
+      return DrawingLine(
+        glyphs: glyphs, x: x, units: units, range: range, title: first ? result.text : nil, styles: styles,
+        glyphStyles: styles.count > 1 ? glyphStyles : [],
+        base: TextLayer.base(of: result, runs: runs, styles: styles))
     }
     guard let lines = result.lines else {
       return line(result.runs, x: 0, range: 0..<units.count, first: true).map { [$0] }
@@ -369,15 +378,16 @@ extension SVGRenderer {
           }
           svg.append(literal: "</g>\n")
           if textLayer {
-            var placed: [(cluster: Int, pen: Double, next: Double)] = []
+            var placed: [(cluster: Int, pen: Double, next: Double, style: Int)] = []
             placed.reserveCapacity(line.glyphs.count)
             line.place(originY: originY) { glyph, penBefore, penAfter, _, _ in
-              placed.append((Int(glyph.cluster), penBefore, penAfter))
+              let style = line.glyphStyles.isEmpty ? 0 : line.glyphStyles[placed.count]
+              placed.append((Int(glyph.cluster), penBefore, penAfter, style))
             }
             svg.appendTextLayer(
               TextLayer.clusters(
                 placed, start: line.range.lowerBound, end: line.range.upperBound, units: line.units),
-              units: line.units, baseline: originY, fontSize: fontSize)
+              styles: line.styles, base: line.base, units: line.units, baseline: originY, fontSize: fontSize)
           }
         }
       }

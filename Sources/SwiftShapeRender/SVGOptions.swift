@@ -8,7 +8,7 @@ public struct SVGOptions: Sendable {
   public var margin: Double = 16
   /// Write each cluster's characters as transparent text over its glyphs, and the text as the
   /// document's `<title>`, so that the SVG's text can be found, selected and copied, and read
-  /// aloud (`--no-text-layer` leaves them out). Not for vertical lines.
+  /// aloud, in each run's direction and language (`--no-text-layer` leaves them out).
   public var textLayer = true
   /// The glyphs' color, `#rrggbb` or `#rrggbbaa`.
   public var foreground = "#000000"

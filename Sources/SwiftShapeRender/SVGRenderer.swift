@@ -142,6 +142,9 @@ public final class SVGRenderer {
     /// Its clusters for the text layer (`SVGOptions.textLayer`), in its text.
     var text: [TextLayer.Cluster] = []
     var units: TextUnits?
+    /// The styles its clusters refer to, and the line's own.
+    var styles: [TextLayer.Style] = []
+    var base = TextLayer.Style(rightToLeft: false, language: nil)
   }
 
   struct Box {
@@ -255,12 +258,20 @@ public final class SVGRenderer {
           return run.glyphs.map { ($0, face) }
         }
         add(glyphs, label: expected == nil ? nil : "actual", x: x)
-        if let units, !lines[lines.count - 1].vertical {
+        if let units {
+          let (styles, glyphStyles) = TextLayer.styles(of: runs)
+          let placed = lines[lines.count - 1].placed
+          let vertical = lines[lines.count - 1].vertical
           lines[lines.count - 1].text = TextLayer.clusters(
-            lines[lines.count - 1].placed.map { ($0.glyph.cluster, $0.pen.x, $0.next.x) },
-            start: range.lowerBound,
-            end: range.upperBound, units: units)
+            placed.indices.map {
+              let (pen, next) =
+                vertical ? (placed[$0].pen.y, placed[$0].next.y) : (placed[$0].pen.x, placed[$0].next.x)
+              return (placed[$0].glyph.cluster, pen, next, glyphStyles[$0])
+            },
+            start: range.lowerBound, end: range.upperBound, units: units)
           lines[lines.count - 1].units = units
+          lines[lines.count - 1].styles = styles
+          lines[lines.count - 1].base = TextLayer.base(of: result, runs: runs, styles: styles)
         }
       }
     }

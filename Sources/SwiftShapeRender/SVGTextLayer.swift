@@ -46,44 +46,100 @@ struct TextUnits: Sendable {
 
 /// One line's clusters as the text layer writes them.
 enum TextLayer {
-  /// A cluster: its characters (a range of the text's UTF-8), and the span of pen positions its
-  /// glyphs take.
+  /// What a run tells a reader of its text: its direction (`rightToLeft`: backward, right to left
+  /// or bottom to top), and its language where it has a BCP 47 tag (HarfBuzz's default from the
+  /// `C` locale, `c`, is none).
+  struct Style: Equatable, Sendable {
+    var rightToLeft: Bool
+    var language: String?
+
+    init(rightToLeft: Bool, language: Language?) {
+      self.rightToLeft = rightToLeft
+      self.language = language.map(\.identifier).flatMap(Self.bcp47)
+    }
+
+    /// `tag` when it reads as a BCP 47 tag: a primary subtag of two to eight letters, then
+    /// subtags of one to eight letters and digits.
+    static func bcp47(_ tag: String) -> String? {
+      let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
+      guard let primary = subtags.first, (2...8).contains(primary.count),
+        primary.allSatisfy({ $0.isASCII && $0.isLetter }),
+        subtags.dropFirst().allSatisfy({
+          (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        })
+      else { return nil }
+      return tag
+    }
+  }
+
+  /// The distinct styles of `runs`, and each of their glyphs' style (an index into them), in the
+  /// runs' order.
+  static func styles(of runs: [ShapedRun]) -> (styles: [Style], glyphs: [Int]) {
+    var styles: [Style] = []
+    var glyphs: [Int] = []
+    glyphs.reserveCapacity(runs.reduce(0) { $0 + $1.glyphs.count })
+    for run in runs {
+      let style = Style(rightToLeft: run.direction.isBackward, language: run.language)
+      let index = styles.firstIndex(of: style) ?? styles.count
+      if index == styles.count { styles.append(style) }
+      glyphs.append(contentsOf: repeatElement(index, count: run.glyphs.count))
+    }
+    return (styles, glyphs)
+  }
+
+  /// A line's own style: the paragraph's direction (its base level; the first run's direction
+  /// for text shaped whole), and the language of the run its text starts in.
+  static func base(of result: ShapeResult, runs: [ShapedRun], styles: [Style]) -> Style {
+    let first = runs.min { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
+    var base =
+      first.map { Style(rightToLeft: $0.direction.isBackward, language: $0.language) }
+      ?? Style(rightToLeft: false, language: nil)
+    if let level = result.baseLevel { base.rightToLeft = level & 1 == 1 }
+    return base
+  }
+
+  /// A cluster: its characters (a range of the text's UTF-8), the span of pen positions its
+  /// glyphs take, and its run's style (an index into the line's styles).
   struct Cluster {
     var bytes: Range<Int>
     var minX: Double
     var maxX: Double
+    var style: Int = 0
   }
 
   /// The clusters of a line, in the text's order: from its glyphs (in drawing order, each with its
-  /// cluster and the pen's x before and after it) and the line's text between `start` and `end`
-  /// (in the cluster unit). The first cluster takes the characters from the line's start, each the
-  /// characters up to the next.
+  /// cluster, the pen's x before and after it, and its run's style) and the line's text between
+  /// `start` and `end` (in the cluster unit). The first cluster takes the characters from the
+  /// line's start, each the characters up to the next.
   static func clusters(
-    _ glyphs: [(cluster: Int, pen: Double, next: Double)], start: Int, end: Int, units: TextUnits
+    _ glyphs: [(cluster: Int, pen: Double, next: Double, style: Int)], start: Int, end: Int, units: TextUnits
   ) -> [Cluster] {
     // Glyphs of one cluster come together; clusters rise through a left-to-right line's glyphs
     // (one pass), and otherwise are sorted and grouped again.
-    var merged: [(cluster: Int, minX: Double, maxX: Double)] = []
+    typealias Span = (cluster: Int, minX: Double, maxX: Double, style: Int)
+    var merged: [Span] = []
     merged.reserveCapacity(glyphs.count)
     var rising = true
     for glyph in glyphs where glyph.cluster >= start && glyph.cluster < end {
       let (low, high) = glyph.pen <= glyph.next ? (glyph.pen, glyph.next) : (glyph.next, glyph.pen)
       if let last = merged.last {
         if last.cluster == glyph.cluster {
-          merged[merged.count - 1] = (last.cluster, min(last.minX, low), max(last.maxX, high))
+          merged[merged.count - 1] = (last.cluster, min(last.minX, low), max(last.maxX, high), last.style)
           continue
         }
         if glyph.cluster < last.cluster { rising = false }
       }
-      merged.append((glyph.cluster, low, high))
+      merged.append((glyph.cluster, low, high, glyph.style))
     }
     if !rising {
       merged.sort { $0.cluster < $1.cluster }
-      var grouped: [(cluster: Int, minX: Double, maxX: Double)] = []
+      var grouped: [Span] = []
       grouped.reserveCapacity(merged.count)
       for span in merged {
         if let last = grouped.last, last.cluster == span.cluster {
-          grouped[grouped.count - 1] = (span.cluster, min(last.minX, span.minX), max(last.maxX, span.maxX))
+          grouped[grouped.count - 1] = (
+            span.cluster, min(last.minX, span.minX), max(last.maxX, span.maxX), last.style
+          )
         } else {
           grouped.append(span)
         }
@@ -94,37 +150,57 @@ enum TextLayer {
       let from = index == 0 ? start : merged[index].cluster
       let to = index + 1 < merged.count ? merged[index + 1].cluster : end
       return Cluster(
-        bytes: units.byte(from)..<units.byte(to), minX: merged[index].minX, maxX: merged[index].maxX)
+        bytes: units.byte(from)..<units.byte(to), minX: merged[index].minX, maxX: merged[index].maxX,
+        style: merged[index].style)
     }
   }
 }
 
 extension SVGText {
-  /// A line's text layer: a transparent `<text>` on the baseline at the font's em, of one
-  /// `<tspan>` a cluster in the text's order, each over its glyphs (its pen span, `textLength`).
+  /// A line's text layer: a transparent `<text>` on the baseline at the font's em (a vertical
+  /// line's: `writing-mode="vertical-rl"` on its baseline's x, the clusters' spans in y), in the
+  /// direction and language of `base`, of one `<tspan>` a cluster in the text's order, each
+  /// stretched over its glyphs (its pen span, `textLength` with `lengthAdjust="spacingAndGlyphs"`,
+  /// so that a browser's selection and search marks the glyphs) from its start edge (the right
+  /// edge of right-to-left text), with its own direction and language where they are not the
+  /// line's.
   mutating func appendTextLayer(
-    _ clusters: [TextLayer.Cluster], units: TextUnits, baseline: Double, fontSize: Double
+    _ clusters: [TextLayer.Cluster], styles: [TextLayer.Style], base: TextLayer.Style, units: TextUnits,
+    baseline: Double, fontSize: Double, vertical: Bool = false
   ) {
     guard !clusters.isEmpty else { return }
     append(literal: "<text xml:space=\"preserve\" fill-opacity=\"0\" font-size=\"")
     append(fontSize)
-    append(literal: "\" y=\"")
+    append(literal: vertical ? "\" writing-mode=\"vertical-rl\" x=\"" : "\" y=\"")
     append(baseline)
-    append(literal: "\" data-layer=\"text\">")
+    append(literal: "\" data-layer=\"text\"")
+    appendStyle(base, within: nil)
+    append(literal: ">")
     units.utf8.withUnsafeBufferPointer { utf8 in
       for cluster in clusters {
         let characters = UnsafeBufferPointer(rebasing: utf8[cluster.bytes])
+        let style = styles.isEmpty ? base : styles[cluster.style]
         // Characters XML takes as they stand (nearly all) go with the element, through one
         // cursor: appended piece by piece, the layer cost three times the glyphs' elements.
         let plain = !characters.contains {
           $0 < 0x20 || $0 == 0x22 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0xEF
         }
-        write(upTo: characters.count + 2 * ByteBuffer.Cursor.longestCoordinate + 48) { cursor in
-          cursor.literal("<tspan x=\"")
-          cursor.coordinate(cluster.minX)
+        if style != base {
+          append(literal: "<tspan")
+          appendStyle(style, within: base)
+        }
+        write(upTo: characters.count + 2 * ByteBuffer.Cursor.longestCoordinate + 80) { cursor in
+          switch (style == base, vertical) {
+          case (true, false): cursor.literal("<tspan x=\"")
+          case (true, true): cursor.literal("<tspan y=\"")
+          case (false, false): cursor.literal(" x=\"")
+          case (false, true): cursor.literal(" y=\"")
+          }
+          cursor.coordinate(style.rightToLeft ? cluster.maxX : cluster.minX)
           if cluster.maxX > cluster.minX {
             cursor.literal("\" textLength=\"")
             cursor.coordinate(cluster.maxX - cluster.minX)
+            cursor.literal("\" lengthAdjust=\"spacingAndGlyphs")
           }
           cursor.literal("\">")
           if plain {
@@ -139,6 +215,19 @@ extension SVGText {
       }
     }
     append(literal: "</text>\n")
+  }
+
+  /// ` direction="…"` and ` xml:lang="…"` where `style` says otherwise than `outer` (or than
+  /// left-to-right and no language, at the line).
+  private mutating func appendStyle(_ style: TextLayer.Style, within outer: TextLayer.Style?) {
+    if style.rightToLeft != (outer?.rightToLeft ?? false) {
+      append(literal: style.rightToLeft ? " direction=\"rtl\"" : " direction=\"ltr\"")
+    }
+    if let language = style.language, language != outer?.language {
+      append(literal: " xml:lang=\"")
+      appendXMLText(language)
+      append(UInt8(ascii: "\""))
+    }
   }
 
   /// The document's `<title>`: its text (after `prefix`), lines separated by newlines.

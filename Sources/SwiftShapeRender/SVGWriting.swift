@@ -142,8 +142,9 @@ extension SVGRenderer {
       svg += "</g>\n"
       if options.textLayer, let units = line.units {
         svg.appendTextLayer(
-          line.text, units: units, baseline: line.baseline.from.y,
-          fontSize: options.pixelsPerEm * unitsPerPixel)
+          line.text, styles: line.styles, base: line.base, units: units,
+          baseline: line.vertical ? line.baseline.from.x : line.baseline.from.y,
+          fontSize: options.pixelsPerEm * unitsPerPixel, vertical: line.vertical)
       }
       if let label = line.label {
         let size = 11 * unitsPerPixel

@@ -38,6 +38,7 @@ extension SVGRenderer {
       g[data-glyph].selected { fill: #1565c0; }
       #details { font-family: monospace; white-space: pre; background: #f5f5f5; padding: 6px; min-height: 1.2em; }
       details { margin: 2px 0 2px 1em; font-size: 12px; color: #666; }
+      .notice { background: #fff3e0; border-left: 4px solid #ef6c00; padding: 4px 8px; }
 
       """)
     page.append(literal: "</style>\n</head>\n<body>\n<h1>Shaping trace</h1>\n")
@@ -62,11 +63,25 @@ extension SVGRenderer {
           "<p class=\"empty\">No shaping steps to show: the text is empty, or the result was shaped without a trace.</p>\n"
       )
     }
+    if !result.missingCharacters.isEmpty {
+      // Characters no font has: shaped (and drawn) as each font's .notdef.
+      page.append(literal: "<p class=\"notice\" data-notice=\"missing\">Not in any font, shaped as .notdef: ")
+      for (index, missing) in result.missingCharacters.enumerated() {
+        if index > 0 { page.append(literal: ", ") }
+        page.append(literal: "U+")
+        let hex = String(missing.scalar.value, radix: 16, uppercase: true)
+        page.appendXMLText(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
+        page.append(literal: " at ")
+        page.append(missing.offset)
+      }
+      page.append(literal: ".</p>\n")
+    }
     // A section a run: the run's own steps, drawn with its font.
     let runs =
       sections.isEmpty ? [TraceSection(title: nil, events: result.trace ?? [], renderer: self)] : sections
     for (index, section) in runs.enumerated() {
-      let (definitions, rows) = section.renderer.traceSteps(section.events, prefix: "t\(index)-")
+      let (definitions, rows, withoutOutline) = section.renderer.traceSteps(
+        section.events, prefix: "t\(index)-")
       page.append(literal: "<section class=\"steps\" data-layer=\"steps\" data-run=\"")
       page.append(index)
       page.append(literal: "\">\n")
@@ -78,6 +93,14 @@ extension SVGRenderer {
       page.append(literal: "<svg width=\"0\" height=\"0\" style=\"position:absolute\"><defs>\n")
       page += definitions
       page.append(literal: "</defs></svg>\n")
+      if !withoutOutline.isEmpty {
+        page.append(literal: "<p class=\"notice\" data-notice=\"no-outline\">")
+        page.append(withoutOutline.count)
+        page.append(
+          literal: withoutOutline.count == 1
+            ? " glyph has no outline in this font (bitmaps or color only): drawn as a dashed box.</p>\n"
+            : " glyphs have no outline in this font (bitmaps or color only): drawn as dashed boxes.</p>\n")
+      }
       page += rows
       page.append(literal: "</section>\n")
     }
@@ -123,14 +146,29 @@ extension SVGRenderer {
 
   /// The rows of a trace's steps (a row for each step that changed the glyphs, the others
   /// folded), and the definitions of the outlines they use, named `prefix` and the glyph ID.
-  func traceSteps(_ events: [TraceEvent], prefix: String) -> (definitions: SVGText, rows: SVGText) {
+  ///
+  /// A glyph the font has no outline for (a bitmap or color-only font's) is drawn as a dashed box
+  /// over its advance, and listed in `withoutOutline`.
+  func traceSteps(_ events: [TraceEvent], prefix: String) -> (
+    definitions: SVGText, rows: SVGText, withoutOutline: Set<UInt32>
+  ) {
     let face = faces[0]
     // The glyphs' outlines, once each, for every step's drawing.
     var defined = Set<UInt32>()
+    var withoutOutline = Set<UInt32>()
+    // Glyphs whose outline is empty (a space): drawn as nothing.
+    var blank = Set<UInt32>()
     var definitions = SVGText()
     func define(_ glyph: UInt32) {
-      guard defined.insert(glyph).inserted, let outline = face.entry(glyph).outline, !outline.commands.isEmpty
-      else { return }
+      guard defined.insert(glyph).inserted else { return }
+      guard let outline = face.entry(glyph).outline else {
+        withoutOutline.insert(glyph)
+        return
+      }
+      guard !outline.commands.isEmpty else {
+        blank.insert(glyph)
+        return
+      }
       definitions.append(literal: "<path id=\"")
       definitions.append(prefix)
       definitions.append(glyph)
@@ -247,10 +285,17 @@ extension SVGRenderer {
           drawn.append(literal: "</text>")
         } else {
           define(glyph.id)
-          // A box over the advance to click on, and the glyph.
+          // A box over the advance to click on, and the glyph (or a dashed box where it has no
+          // outline).
           drawn +=
-            "<rect x=\"\(gx)\" y=\"\(-ascender)\" width=\"\(max(advance, 1))\" height=\"\(ascender - descender)\" fill=\"transparent\"/><use href=\"#\(prefix)\(glyph.id)\" x=\"\(gx)\" y=\"\(gy)"
-          drawn.append(literal: "\"/>")
+            "<rect x=\"\(gx)\" y=\"\(-ascender)\" width=\"\(max(advance, 1))\" height=\"\(ascender - descender)\" fill=\"transparent\"/>"
+          if withoutOutline.contains(glyph.id) {
+            let inset = 0.05 * (ascender - descender)
+            drawn +=
+              "<rect class=\"no-outline\" x=\"\(gx + inset)\" y=\"\(-ascender + inset)\" width=\"\(max(advance - 2 * inset, 1))\" height=\"\(ascender - descender - 2 * inset)\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"\(inset)\" stroke-width=\"\(inset / 2)\"/>"
+          } else if !blank.contains(glyph.id) {
+            drawn += "<use href=\"#\(prefix)\(glyph.id)\" x=\"\(gx)\" y=\"\(gy)\"/>"
+          }
         }
         drawn.append(literal: "</g>")
         x += advance
@@ -269,7 +314,7 @@ extension SVGRenderer {
       rows.append(literal: "</svg></div>\n")
     }
     flushUnchanged()
-    return (definitions, rows)
+    return (definitions, rows, withoutOutline)
   }
 }
 

@@ -58,6 +58,23 @@ enum Raster {
     print(sum(1 for v in diff.getdata() if v) / float(w * h))
     """
 
+  /// The fraction of the pixels of `first` that differ in `second`, drawn from the same origin
+  /// (`second` at least as large; the rest of it must be blank).
+  static func compareAligned(_ first: String, _ second: String) throws -> Double {
+    let script = """
+      import sys
+      from PIL import Image, ImageChops
+      a, b = Image.open(sys.argv[1]).convert('L'), Image.open(sys.argv[2]).convert('L')
+      rest = Image.new('L', b.size, 255)
+      rest.paste(a, (0, 0))
+      diff = ImageChops.difference(rest, b).point(lambda v: 255 if v > 96 else 0)
+      print(sum(1 for v in diff.getdata() if v) / float(a.size[0] * a.size[1]))
+      """
+    let result = try run(python, ["-c", script, first, second])
+    return try #require(
+      Double(result.out.trimmingCharacters(in: .whitespacesAndNewlines)), "compare: \(result.err)")
+  }
+
   /// The ink sizes of two PNGs and the fraction of their ink-cropped pixels that differ.
   static func compare(_ first: String, _ second: String) throws -> (Int, Int, Int, Int, Double) {
     let result = try run(python, ["-c", compareScript, first, second])

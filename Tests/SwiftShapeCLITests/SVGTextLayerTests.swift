@@ -124,6 +124,132 @@ struct SVGTextLayerChromiumTests {
   }
 }
 
+/// The text layer where the browser lays it: each cluster's text over its glyphs, in its direction
+/// and language.
+@Suite(
+  "SVG text layer laid out by Chromium",
+  .enabled(if: Chromium.path != nil, "chromium is not installed (apt-get install chromium)"))
+struct SVGTextLayerPlacementTests {
+  /// The span of pen positions each cluster's glyphs take, in the text's order, from `shape`'s
+  /// advances (y down, as the SVG's), with its run's direction: what the layer's text must cover.
+  static func clusterSpans(font: String, text: String, options: [String]) throws -> [(
+    span: ClosedRange<Double>, direction: String
+  )] {
+    let result = try swiftshape(["shape", "--font-file", font, "--text", text, "-O", "jsonl"] + options)
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.err)")
+    let results = try #require(document["results"] as? [[String: Any]])
+    let line = try #require(results.first)
+    let runs = line["runs"] as? [[String: Any]] ?? [line]
+    let vertical = options.contains("ttb")
+    var spans: [Int: (span: ClosedRange<Double>, direction: String)] = [:]
+    var pen = 0.0
+    for run in runs {
+      let direction = try #require(run["direction"] as? String)
+      for glyph in try #require(run["glyphs"] as? [[String: Any]]) {
+        let cluster = try #require(glyph["cluster"] as? Int)
+        let advance = try #require(glyph[vertical ? "y_advance" : "x_advance"] as? Double)
+        let next = vertical ? pen - advance : pen + advance
+        var span = min(pen, next)...max(pen, next)
+        if let known = spans[cluster]?.span {
+          span = min(known.lowerBound, span.lowerBound)...max(known.upperBound, span.upperBound)
+        }
+        spans[cluster] = (span, direction == "ttb" ? "ltr" : direction)
+        pen = next
+      }
+    }
+    return spans.keys.sorted().map { spans[$0]! }
+  }
+
+  /// Chromium's box of each `<tspan>` (`getBBox`, along the line) equals its cluster's span within
+  /// a unit; the computed direction of each is its run's, and the language its run's. (The texts
+  /// have no marks: the browser draws the layer with a font of its own, whose marks may stand
+  /// past the box.)
+  @Test(arguments: [
+    (Paths.latin, "office affine", ["--language", "en"]),
+    (Paths.arabic, "سلام عليكم", ["--language", "fa"]),
+    (Paths.hebrew, "שלום עולם", ["--language", "he"]),
+    (Paths.cjkCollection, "テキスト", ["--direction", "ttb", "--language", "ja"]),
+    (
+      Paths.latin, "office שלום affine",
+      ["--paragraph", "--fallback-font-file", Paths.hebrew, "--language", "en"]
+    ),
+    (
+      Paths.hebrew, "שלום office עולם",
+      ["--paragraph", "--fallback-font-file", Paths.latin, "--language", "he"]
+    ),
+  ])
+  func eachClustersTextLiesOverItsGlyphs(font: String, text: String, options: [String]) throws {
+    let expected = try Self.clusterSpans(font: font, text: text, options: options)
+    let result = try swiftshape(["render", "--font-file", font, "--text", text, "-O", "svg"] + options)
+    #expect(result.status == 0, "\(result.err)")
+    let svg = result.out.split(separator: "\n", maxSplits: 1).last.map(String.init) ?? ""
+    let vertical = options.contains("ttb")
+    let script = """
+      const out = [];
+      for (const t of document.querySelectorAll("tspan")) {
+        const b = t.getBBox(), s = getComputedStyle(t);
+        const [from, length] = \(vertical ? "[b.y, b.height]" : "[b.x, b.width]");
+        out.push([from, from + length, s.direction, t.closest("text").getAttribute("xml:lang")].join(" "));
+      }
+      document.body.setAttribute("data-boxes", out.join("|"));
+      """
+    guard
+      let boxes = try Chromium.attribute(
+        "data-boxes", of: "<!doctype html><html><body>\(svg)<script>\(script)</script></body></html>")
+    else {
+      print("skipped: chromium could not start")
+      return
+    }
+    let rows = boxes.split(separator: "|").map { $0.split(separator: " ").map(String.init) }
+    #expect(rows.count == expected.count, "\(boxes)")
+    #expect(Set(expected.map(\.direction)).count == (options.contains("--paragraph") ? 2 : 1))
+    for (row, (span, direction)) in zip(rows, expected) {
+      let (from, to) = (Double(row[0]) ?? .nan, Double(row[1]) ?? .nan)
+      #expect(abs(from - span.lowerBound) <= 1 && abs(to - span.upperBound) <= 1, "\(row) against \(span)")
+      #expect(row[2] == direction)
+      #expect(row.count > 3 && row[3] == options.last)
+    }
+  }
+}
+
+/// The SVG as Chromium draws it against the PNG `render` draws with FreeType, pixel for pixel from
+/// the same origin within a tolerance (antialiasing): the same glyphs in the same places, and the
+/// text layer unseen.
+@Suite(
+  "SVG drawn by Chromium",
+  .enabled(if: Chromium.path != nil && Raster.available, "chromium, rsvg-convert or python3-pil is absent"))
+struct SVGChromiumScreenshotTests {
+  @Test(arguments: [
+    (Paths.latin, "Ta office affine", [String]()),
+    (Paths.arabic, "بِسْمِ اللَّهِ الرَّحْمَٰنِ", []),
+    (Paths.devanagari, "क्षत्रिय नमस्ते", []),
+    (Paths.latin, "A paragraph long enough to be broken.", ["--paragraph", "--width", "300"]),
+  ])
+  func theSVGDrawsAsItsPNG(font: String, text: String, options: [String]) throws {
+    let common = ["render", "--font-file", font, "--text", text, "--em-pixels", "48"] + options
+    let svg = try swiftshape(common + ["-O", "svg"])
+    #expect(svg.status == 0, "\(svg.err)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swiftshape-svg-shot-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let png = folder.appendingPathComponent("render.png").path
+    let drawn = try swiftshape(common + ["-O", "png", "-o", png])
+    #expect(drawn.status == 0, "\(drawn.err)")
+    let body = svg.out.split(separator: "\n", maxSplits: 1).last.map(String.init) ?? ""
+    let page = "<!doctype html><html><body style=\"margin:0\">\(body)</body></html>"
+    let shot = folder.appendingPathComponent("chromium.png").path
+    guard try Chromium.screenshot(page, size: (1400, 600), to: shot) else {
+      print("skipped: chromium could not start")
+      return
+    }
+    // (The page is larger than the picture: beyond it, the page must be blank.)
+    let differing = try Raster.compareAligned(png, shot)
+    #expect(differing < 0.005, "\(differing) of the pixels differ")
+  }
+}
+
 /// Headless Chromium: a page's DOM after its scripts ran.
 enum Chromium {
   static let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {

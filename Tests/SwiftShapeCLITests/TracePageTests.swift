@@ -107,6 +107,45 @@ struct TracePageTests {
     #expect(svg.status == 64 && svg.err.contains("the trace page is HTML"))
   }
 
+  /// Every `href="#…"` of the page names an element it defines: no glyph refers to an outline
+  /// that is not there.
+  static func referencesAreDefined(_ page: String) -> Bool {
+    let ids = Set(page.components(separatedBy: " id=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) })
+    let references = page.components(separatedBy: "href=\"#").dropFirst().map {
+      String($0.prefix { $0 != "\"" })
+    }
+    return !references.isEmpty && references.allSatisfy(ids.contains)
+  }
+
+  /// A font without outlines (Noto Color Emoji's bitmaps): the page says so, and draws each such
+  /// glyph of each step as a dashed box, referring to no outline it lacks.
+  @Test func aFontWithoutOutlines() throws {
+    let result = try swiftshape(["render", "--trace", "--font-file", Paths.emoji, "--text", "😀👍"])
+    #expect(result.status == 0, "\(result.err)")
+    let page = result.out
+    #expect(page.contains("data-notice=\"no-outline\">2 glyphs have no outline in this font"))
+    let rows = page.components(separatedBy: "<div class=\"step\"").dropFirst()
+    #expect(!rows.isEmpty && rows.allSatisfy { $0.contains("class=\"no-outline\"") })
+    #expect(Self.referencesAreDefined(page))
+    let outlined = try Self.page(font: Paths.latin, text: "Ta")
+    #expect(!outlined.contains("data-notice") && Self.referencesAreDefined(outlined))
+  }
+
+  /// A paragraph with characters no font has: the page lists them (offsets in the cluster unit)
+  /// and draws the runs' steps with `.notdef`.
+  @Test func aParagraphWithMissingGlyphs() throws {
+    let result = try swiftshape([
+      "render", "--trace", "--paragraph", "--no-fallback", "--font-file", Paths.latin, "--text", "ab שלום",
+    ])
+    #expect(result.status == 0, "\(result.err)")
+    #expect(
+      result.out.contains(
+        "data-notice=\"missing\">Not in any font, shaped as .notdef: U+05E9 at 3, U+05DC at 4, U+05D5 at 5, U+05DD at 6."
+      ))
+    #expect(result.out.contains("data-name=\".notdef\""))
+    #expect(Self.referencesAreDefined(result.out))
+  }
+
   /// The page as Chromium draws it, against the expected picture within a tolerance: the steps'
   /// drawings only (the labels, headings, folded steps and the result are left out, since their text is drawn with
   /// whatever fonts the machine has; the glyphs are the page's own outlines). The steps are the
