@@ -62,12 +62,14 @@ extension ShapingFont {
   ///
   /// - Parameters:
   ///   - hyphenatedEnd: the line's end where it ends with a hyphen (the run there is left alone).
-  ///   - reshape: shapes a run's scalars `from..<to` again with options (flags added) and the
-  ///     tatweels before scalars, as `breakLines` shapes a line's edge.
+  ///   - safePlaces: the scalars of the paragraph HarfBuzz flags safe to insert a tatweel before
+  ///     (`tatweelPlaces(_:options:base:scalarAt:)`).
+  ///   - reshape: shapes a run's scalars `from..<to` again with the tatweels before scalars, as
+  ///     `breakLines` shapes a line's edge.
   func insertKashidas(
     _ line: inout ShapedLine, free: Int32, scalars: [Unicode.Scalar], scalarAt: [Int], offsets: [Int],
-    hyphenatedEnd: Int?, runFont: (ShapedRun) -> ShapingFont,
-    reshape: (ShapedRun, ShapingFont, Int, Int, Buffer.Flags, [Int: Int]) throws -> ShapedRun
+    hyphenatedEnd: Int?, safePlaces: () throws -> Set<Int>, runFont: (ShapedRun) -> ShapingFont,
+    reshape: (ShapedRun, ShapingFont, Int, Int, [Int: Int]) throws -> ShapedRun
   ) throws -> [Int] {
     guard free > 0 else { return [] }
     let arabic = Script(iso15924: "Arab")
@@ -91,12 +93,7 @@ extension ShapingFont {
       let to = scalarAt[range.upperBound]
       guard from >= 0, to > from else { continue }
       // The places HarfBuzz flags, by the scalar their cluster starts at.
-      let flagged = try reshape(run, font, from, to, [.produceSafeToInsertTatweel], [:])
-      var safe = Set<Int>()
-      for glyph in flagged.glyphs where glyph.flags.contains(.safeToInsertTatweel) {
-        let scalar = glyph.cluster < scalarAt.count ? scalarAt[glyph.cluster] : -1
-        if scalar > from, scalar < to { safe.insert(scalar) }
-      }
+      let safe = try safePlaces()
       // One place a word: its best.
       var best: Place?
       for scalar in from..<to {
@@ -146,7 +143,7 @@ extension ShapingFont {
         }
         guard !tatweels.isEmpty, let range = run.range else { continue }
         let shaped = try reshape(
-          run, runFont(run), scalarAt[range.lowerBound], scalarAt[range.upperBound], [], tatweels)
+          run, runFont(run), scalarAt[range.lowerBound], scalarAt[range.upperBound], tatweels)
         runs[runIndex] = shaped
         added &+= shaped.advance.x &- run.advance.x
         for (scalar, count) in tatweels { kashidas += Array(repeating: scalar, count: count) }
@@ -166,5 +163,31 @@ extension ShapingFont {
       guard counts.contains(where: { $0 > 0 }) else { break }
     }
     return []
+  }
+
+  /// The scalars of a paragraph HarfBuzz flags `HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL` (by the
+  /// scalar their glyph's cluster starts at): `result`'s own flags where it was shaped with
+  /// `HB_BUFFER_FLAG_PRODUCE_SAFE_TO_INSERT_TATWEEL`, else the paragraph shaped again with it
+  /// (through the cache). The flag changes the other flags HarfBuzz gives (a joined letter is then
+  /// not marked unsafe to break), so the result's glyphs cannot carry it unasked.
+  ///
+  /// Speed: one shaping a paragraph, not one a line. Shaped a line at a time with the flag, the
+  /// places cost the Persian text justified at 40 em more than the lines themselves.
+  func tatweelPlaces(_ result: ShapeResult, options: ShapeOptions, scalarAt: [Int]) throws -> Set<Int> {
+    var flagged = result
+    if !options.bufferFlags.contains(.produceSafeToInsertTatweel) {
+      var flaggedOptions = options
+      flaggedOptions.bufferFlags.insert(.produceSafeToInsertTatweel)
+      flaggedOptions.lineWidth = nil
+      flaggedOptions.paragraph = options.paragraph ?? .auto
+      flagged = try shape(result.text, options: flaggedOptions)
+    }
+    var safe = Set<Int>()
+    for run in flagged.runs {
+      for glyph in run.glyphs where glyph.flags.contains(.safeToInsertTatweel) {
+        if glyph.cluster < scalarAt.count, scalarAt[glyph.cluster] >= 0 { safe.insert(scalarAt[glyph.cluster]) }
+      }
+    }
+    return safe
   }
 }

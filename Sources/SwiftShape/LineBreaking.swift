@@ -50,6 +50,7 @@ extension ShapingFont {
     for (index, offset) in offsets.enumerated() { scalarAt[offset] = index }
     // With spans: their fonts, for the runs that have them, and their features, for the edges
     // shaped again (as `shapeParagraph` shaped the runs).
+    let paragraphOptions = options
     var options = options
     let styles =
       options.spans.isEmpty
@@ -351,6 +352,14 @@ extension ShapingFont {
       start = end
     }
     if options.alignment == .justify {
+      // Kashida's places, found once a paragraph where a line has Arabic script.
+      var tatweelPlaces: Set<Int>?
+      func safePlaces() throws -> Set<Int> {
+        if let tatweelPlaces { return tatweelPlaces }
+        let found = try self.tatweelPlaces(result, options: paragraphOptions, scalarAt: scalarAt)
+        tatweelPlaces = found
+        return found
+      }
       // Grapheme clusters are found (ICU's iterator) only for a line without word separators.
       var clusterStarts: Set<Int>?
       func starts() throws -> Set<Int> {
@@ -371,12 +380,10 @@ extension ShapingFont {
           let hyphenatedEnd = lines[index].hyphen ? lines[index].range.upperBound : nil
           kashidas = try insertKashidas(
             &lines[index], free: width &- lines[index].visibleAdvance, scalars: scalars, scalarAt: scalarAt,
-            offsets: offsets, hyphenatedEnd: hyphenatedEnd, runFont: runFont(of:)
-          ) { run, font, from, to, flags, tatweels in
-            var flagged = options
-            flagged.bufferFlags.formUnion(flags)
-            return try reshape(
-              run, font: font, scalars: scalars, from: from, to: to, offsets: offsets, options: flagged,
+            offsets: offsets, hyphenatedEnd: hyphenatedEnd, safePlaces: safePlaces, runFont: runFont(of:)
+          ) { run, font, from, to, tatweels in
+            try reshape(
+              run, font: font, scalars: scalars, from: from, to: to, offsets: offsets, options: options,
               tatweels: tatweels)
           }
         }
