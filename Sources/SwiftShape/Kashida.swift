@@ -185,7 +185,9 @@ extension ShapingFont {
     var safe = Set<Int>()
     for run in flagged.runs {
       for glyph in run.glyphs where glyph.flags.contains(.safeToInsertTatweel) {
-        if glyph.cluster < scalarAt.count, scalarAt[glyph.cluster] >= 0 { safe.insert(scalarAt[glyph.cluster]) }
+        if glyph.cluster < scalarAt.count, scalarAt[glyph.cluster] >= 0 {
+          safe.insert(scalarAt[glyph.cluster])
+        }
       }
     }
     return safe
