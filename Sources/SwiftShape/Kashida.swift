@@ -63,7 +63,7 @@ extension ShapingFont {
   /// - Parameters:
   ///   - hyphenatedEnd: the line's end where it ends with a hyphen (the run there is left alone).
   ///   - safePlaces: the scalars of the paragraph HarfBuzz flags safe to insert a tatweel before
-  ///     (`tatweelPlaces(_:options:scalarAt:reshape:)`).
+  ///     (`tatweelPlaces(_:options:base:scalarAt:)`).
   ///   - reshape: shapes a run's scalars `from..<to` again with the tatweels before scalars, as
   ///     `breakLines` shapes a line's edge.
   func insertKashidas(
@@ -167,29 +167,24 @@ extension ShapingFont {
 
   /// The scalars of a paragraph HarfBuzz flags `HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL` (by the
   /// scalar their glyph's cluster starts at): `result`'s own flags where it was shaped with
-  /// `HB_BUFFER_FLAG_PRODUCE_SAFE_TO_INSERT_TATWEEL`, else each of its runs of Arabic script
-  /// shaped again with it (`reshape`: a run's font, its scalars `from..<to`, the options with the
-  /// flag; through the cache, as the paragraph's runs). The flag changes the other flags HarfBuzz
-  /// gives (a joined letter is then not marked unsafe to break), so the result's glyphs cannot
-  /// carry it unasked.
+  /// `HB_BUFFER_FLAG_PRODUCE_SAFE_TO_INSERT_TATWEEL`, else the paragraph shaped again with it
+  /// (through the cache). The flag changes the other flags HarfBuzz gives (a joined letter is then
+  /// not marked unsafe to break), so the result's glyphs cannot carry it unasked.
   ///
-  /// Speed: once a paragraph, not once a line, and only its Arabic runs: shaped a line at a time,
-  /// the places cost the Persian text justified at 40 em more than the lines themselves.
-  func tatweelPlaces(
-    _ result: ShapeResult, options: ShapeOptions, scalarAt: [Int],
-    reshape: (ShapedRun, Int, Int, ShapeOptions) throws -> ShapedRun
-  ) throws -> Set<Int> {
-    let arabic = Script(iso15924: "Arab")
-    var flagged = options
-    flagged.bufferFlags.insert(.produceSafeToInsertTatweel)
-    let asked = options.bufferFlags.contains(.produceSafeToInsertTatweel)
+  /// Speed: one shaping a paragraph, not one a line. Shaped a line at a time with the flag, the
+  /// places cost the Persian text justified at 40 em more than the lines themselves.
+  func tatweelPlaces(_ result: ShapeResult, options: ShapeOptions, scalarAt: [Int]) throws -> Set<Int> {
+    var flagged = result
+    if !options.bufferFlags.contains(.produceSafeToInsertTatweel) {
+      var flaggedOptions = options
+      flaggedOptions.bufferFlags.insert(.produceSafeToInsertTatweel)
+      flaggedOptions.lineWidth = nil
+      flaggedOptions.paragraph = options.paragraph ?? .auto
+      flagged = try shape(result.text, options: flaggedOptions)
+    }
     var safe = Set<Int>()
-    for run in result.runs where run.script == arabic {
-      guard let range = run.range, range.upperBound < scalarAt.count else { continue }
-      let (from, to) = (scalarAt[range.lowerBound], scalarAt[range.upperBound])
-      guard from >= 0, to > from else { continue }
-      let glyphs = asked ? run.glyphs : try reshape(run, from, to, flagged).glyphs
-      for glyph in glyphs where glyph.flags.contains(.safeToInsertTatweel) {
+    for run in flagged.runs {
+      for glyph in run.glyphs where glyph.flags.contains(.safeToInsertTatweel) {
         if glyph.cluster < scalarAt.count, scalarAt[glyph.cluster] >= 0 {
           safe.insert(scalarAt[glyph.cluster])
         }

@@ -50,6 +50,7 @@ extension ShapingFont {
     for (index, offset) in offsets.enumerated() { scalarAt[offset] = index }
     // With spans: their fonts, for the runs that have them, and their features, for the edges
     // shaped again (as `shapeParagraph` shaped the runs).
+    let paragraphOptions = options
     var options = options
     let styles =
       options.spans.isEmpty
@@ -355,12 +356,7 @@ extension ShapingFont {
       var tatweelPlaces: Set<Int>?
       func safePlaces() throws -> Set<Int> {
         if let tatweelPlaces { return tatweelPlaces }
-        let found = try self.tatweelPlaces(result, options: options, scalarAt: scalarAt) {
-          run, from, to, flagged in
-          try reshape(
-            run, font: runFont(of: run), scalars: scalars, from: from, to: to, offsets: offsets,
-            options: flagged)
-        }
+        let found = try self.tatweelPlaces(result, options: paragraphOptions, scalarAt: scalarAt)
         tatweelPlaces = found
         return found
       }
