@@ -49,6 +49,11 @@ struct SwiftShapeCommand: ParsableCommand {
     // formatting in C functions stays in the C locale. Loading a locale costs a tenth of a
     // millisecond, and the C locales, whose language HarfBuzz reads as "c" anyway, need none.
     if !usesCLocale({ getenv($0).map { UnsafePointer($0) } }) { setlocale(LC_CTYPE, "") }
+    // The cache's choice between itself and plain shaping by their times makes profiles under
+    // callgrind (whose clock is slowed unevenly) differ from run to run: off, it always looks up.
+    if let timing = getenv("SWIFTSHAPE_CACHE_TIMING"), String(cString: timing) == "off" {
+      ShapingCache.choosesByTime = false
+    }
     // Read from argv directly: CommandLine.arguments repairs and copies every argument first.
     let arguments = (1..<Int(CommandLine.argc)).map { String(cString: CommandLine.unsafeArgv[$0]!) }
     // The common cases, shaping and drawing, skip ArgumentParser's start-up cost (milliseconds of
