@@ -142,8 +142,13 @@ extension ShapingFont {
           tatweels[place.scalar] = counts[index]
         }
         guard !tatweels.isEmpty, let range = run.range else { continue }
-        let shaped = try reshape(
-          run, runFont(run), scalarAt[range.lowerBound], scalarAt[range.upperBound], tatweels)
+        let font = runFont(run)
+        let (from, to) = (scalarAt[range.lowerBound], scalarAt[range.upperBound])
+        let shaped =
+          try font.spliceTatweels(
+            run, tatweels: tatweels, from: from, to: to, scalars: scalars, offsets: offsets
+          ) { start, end, tatweels in try reshape(run, font, start, end, tatweels) }
+          ?? reshape(run, font, from, to, tatweels)
         runs[runIndex] = shaped
         added &+= shaped.advance.x &- run.advance.x
         for (scalar, count) in tatweels { kashidas += Array(repeating: scalar, count: count) }

@@ -103,6 +103,58 @@ struct KashidaTests {
     #expect(lines.dropLast().contains { $0.fill?.kind == .spaces })
   }
 
+  /// The Persian text of the benchmark corpus (its first 200 paragraphs) justified at 40 em in
+  /// Amiri: each line of one run that took tatweels is, glyph for glyph (IDs, clusters, offsets,
+  /// flags; advances but the spaces'), its text with the tatweels written in, shaped alone with
+  /// the paragraph as context. Most such lines are shaped again only where their tatweels are
+  /// (`spliceTatweels`), so this checks that splicing is exact on real text. Skipped without
+  /// `../shared`.
+  @Test(.enabled(if: Paths.shared != nil, "../shared (the benchmark corpus) is absent"))
+  func corpusLinesAreTheirTextWithTatweels() throws {
+    let corpus = "\(Paths.shared!)/corpus/harfbuzz-6.0.0-perf"
+    let font = try ShapingFont(file: "\(corpus)/fonts/Amiri-Regular.ttf")
+    let paragraphs = try String(contentsOfFile: "\(corpus)/texts/fa-thelittleprince.txt", encoding: .utf8)
+      .split(separator: "\n").prefix(200).map(String.init)
+    var options = ShapeOptions()
+    options.paragraph = .auto
+    options.lineWidth = 40 * Int32(font.identity.unitsPerEm)
+    options.alignment = .justify
+    var checked = 0
+    for paragraph in paragraphs {
+      let scalars = Array(paragraph.unicodeScalars)
+      for line in try #require(try font.shape(paragraph, options: options).lines) {
+        let kashidas = line.fill?.kashidas ?? []
+        guard !kashidas.isEmpty, line.runs.count == 1, let run = line.runs.first else { continue }
+        var written = String.UnicodeScalarView()
+        // Each tatweel's cluster is the character it goes before; the others keep theirs.
+        var clusters: [Int] = []
+        for offset in line.range {
+          for _ in kashidas.filter({ $0 == offset }) {
+            written.append("\u{640}")
+            clusters.append(offset)
+          }
+          written.append(scalars[offset])
+          clusters.append(offset)
+        }
+        var alone = ShapeOptions(direction: run.direction, script: run.script)
+        alone.textBefore = String(String.UnicodeScalarView(scalars[0..<line.range.lowerBound]))
+        alone.textAfter = String(String.UnicodeScalarView(scalars[line.range.upperBound...]))
+        let expected = try font.shape(String(written), options: alone).glyphs
+        let space = font.font.nominalGlyph(for: " ")
+        #expect(expected.map(\.id) == run.glyphs.map(\.id))
+        #expect(expected.map { clusters[$0.cluster] } == run.glyphs.map(\.cluster))
+        #expect(expected.map { [$0.xOffset, $0.yOffset] } == run.glyphs.map { [$0.xOffset, $0.yOffset] })
+        #expect(expected.map(\.flags) == run.glyphs.map(\.flags))
+        // (Amiri substitutes some spaces' glyphs: the spaces are known by their character.)
+        #expect(
+          expected.filter { scalars[clusters[$0.cluster]] != " " && $0.id != space }.map(\.xAdvance)
+            == run.glyphs.filter { scalars[$0.cluster] != " " && $0.id != space }.map(\.xAdvance))
+        checked += 1
+      }
+    }
+    #expect(checked > 100)
+  }
+
   /// The priorities: after the seen family first, then before tall letters, then the rest.
   @Test func prioritiesFollowAlreq() {
     #expect(Kashida.priority(after: "س", before: "ل") == 1)
