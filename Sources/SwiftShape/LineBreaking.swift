@@ -491,11 +491,7 @@ extension ShapingFont {
     _ run: ShapedRun, font runFont: ShapingFont, scalars: [Unicode.Scalar], from start: Int, to end: Int,
     offsets: [Int], options: ShapeOptions, hyphen: HyphenPlacement? = nil, tatweels: [Int: Int] = [:]
   ) throws -> ShapedRun {
-    func string(_ range: Range<Int>) -> String {
-      var view = String.UnicodeScalarView()
-      view.append(contentsOf: scalars[range])
-      return String(view)
-    }
+    func string(_ range: Range<Int>) -> String { String(utf8Of: scalars[range]) }
     // With `hyphen`, a hyphen (U+2010 where the font has it, else the hyphen-minus) is shaped in
     // the last character's place (a soft hyphen's: its cluster is the soft hyphen's) or after the
     // last character (its cluster is then the last character's).
@@ -503,18 +499,19 @@ extension ShapingFont {
     // Where each tatweel starts in the text shaped, in the cluster unit, from its start.
     var tatweelStarts: [Int] = []
     if !tatweels.isEmpty {
-      var view = String.UnicodeScalarView()
+      var written: [Unicode.Scalar] = []
+      written.reserveCapacity(end - start + tatweels.values.reduce(0, +))
       var position = 0
       for index in start..<end {
         for _ in 0..<(tatweels[index] ?? 0) {
           tatweelStarts.append(position)
-          view.append("\u{640}")
+          written.append("\u{640}")
           position += options.clusterUnit.width(of: "\u{640}")
         }
-        view.append(scalars[index])
+        written.append(scalars[index])
         position += options.clusterUnit.width(of: scalars[index])
       }
-      text = String(view)
+      text = String(utf8Of: written[...])
     }
     if hyphen == .replacing { text.unicodeScalars.removeLast() }
     if hyphen != nil {

@@ -163,4 +163,14 @@ struct KashidaTests {
     #expect(Kashida.priority(after: "ب", before: "ر") == 4)
     #expect(Kashida.priority(after: "ب", before: "ب") == 5)
   }
+
+  /// The strings a line's pieces are shaped again from, written as UTF-8 directly: one to four
+  /// bytes a scalar, as Swift's own encoding gives.
+  @Test func scalarsToStrings() {
+    let text = "a\u{7F}\u{80}é\u{7FF}\u{800}€\u{FFFF}\u{10000}😀\u{10FFFF}سلام"
+    let scalars = Array(text.unicodeScalars)
+    #expect(String(utf8Of: scalars[...]) == text)
+    #expect(String(utf8Of: scalars[2..<5]) == "\u{80}é\u{7FF}")
+    #expect(String(utf8Of: scalars[0..<0]).isEmpty)
+  }
 }
