@@ -47,6 +47,51 @@ enum Kashida {
     }
   }
 
+  /// Whether the paragraph `text` is shaped with HarfBuzz's tatweel flag
+  /// (`HB_BUFFER_FLAG_PRODUCE_SAFE_TO_INSERT_TATWEEL`) for kashida's places, the flag taken off
+  /// the glyphs after: justified with kashida, with a character of the Arabic script's blocks,
+  /// the flag not asked for.
+  ///
+  /// Exact: the flag changes nothing else HarfBuzz gives. It sets `SAFE_TO_INSERT_TATWEEL` where
+  /// joining would otherwise set `UNSAFE_TO_BREAK` and `UNSAFE_TO_CONCAT`, and at the end of
+  /// shaping adds those two to every glyph it left flagged, and leaves unflagged a glyph another
+  /// step made unsafe to break (`hb-buffer.hh`, `hb-ot-shape.cc`, 6.0 through 15.0): taking the
+  /// tatweel bit off gives the glyphs shaped without the flag, flags and all. (Checked with
+  /// hb-shape 6.0.0 and 15.0.0 on the Persian corpus in four fonts, and by `KashidaTests` on the
+  /// engine in use.)
+  ///
+  /// Speed: the places come with the paragraph's shaping; shaping the paragraph again with the
+  /// flag for them cost the Persian text justified at 40 em as much as its lines.
+  static func flagsPlaces(_ text: String, options: ShapeOptions) -> Bool {
+    guard options.alignment == .justify, options.kashida != KashidaMode.none,
+      !options.bufferFlags.contains(.produceSafeToInsertTatweel)
+    else { return false }
+    return text.unicodeScalars.contains {
+      switch $0.value {
+      case 0x600...0x6FF, 0x750...0x77F, 0x870...0x8FF, 0xFB50...0xFDFF, 0xFE70...0xFEFF: true
+      default: false
+      }
+    }
+  }
+
+  /// Takes HarfBuzz's tatweel flag off a result's glyphs (its runs' and its lines').
+  static func removeFlags(from result: inout ShapeResult) {
+    func clear(_ runs: inout [ShapedRun]) {
+      for run in runs.indices {
+        for glyph in runs[run].glyphs.indices
+        where runs[run].glyphs[glyph].flags.contains(.safeToInsertTatweel) {
+          runs[run].glyphs[glyph].flags.remove(.safeToInsertTatweel)
+        }
+      }
+    }
+    clear(&result.runs)
+    if var lines = result.lines {
+      result.lines = nil
+      for line in lines.indices { clear(&lines[line].runs) }
+      result.lines = lines
+    }
+  }
+
   /// Whether a scalar is a letter of a word (not a space or punctuation), for the word a place is in.
   static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
@@ -63,12 +108,12 @@ extension ShapingFont {
   /// - Parameters:
   ///   - hyphenatedEnd: the line's end where it ends with a hyphen (the run there is left alone).
   ///   - safePlaces: the scalars of the paragraph HarfBuzz flags safe to insert a tatweel before
-  ///     (`tatweelPlaces(_:options:base:scalarAt:)`).
+  ///     (`tatweelPlaces(_:scalarAt:)`).
   ///   - reshape: shapes a run's scalars `from..<to` again with the tatweels before scalars, as
   ///     `breakLines` shapes a line's edge.
   func insertKashidas(
     _ line: inout ShapedLine, free: Int32, scalars: [Unicode.Scalar], scalarAt: [Int], offsets: [Int],
-    hyphenatedEnd: Int?, safePlaces: () throws -> Set<Int>, runFont: (ShapedRun) -> ShapingFont,
+    hyphenatedEnd: Int?, safePlaces: () -> Set<Int>, runFont: (ShapedRun) -> ShapingFont,
     reshape: (ShapedRun, ShapingFont, Int, Int, [Int: Int]) throws -> ShapedRun
   ) throws -> [Int] {
     guard free > 0 else { return [] }
@@ -93,7 +138,7 @@ extension ShapingFont {
       let to = scalarAt[range.upperBound]
       guard from >= 0, to > from else { continue }
       // The places HarfBuzz flags, by the scalar their cluster starts at.
-      let safe = try safePlaces()
+      let safe = safePlaces()
       // One place a word: its best.
       var best: Place?
       for scalar in from..<to {
@@ -170,25 +215,12 @@ extension ShapingFont {
     return []
   }
 
-  /// The scalars of a paragraph HarfBuzz flags `HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL` (by the
-  /// scalar their glyph's cluster starts at): `result`'s own flags where it was shaped with
-  /// `HB_BUFFER_FLAG_PRODUCE_SAFE_TO_INSERT_TATWEEL`, else the paragraph shaped again with it
-  /// (through the cache). The flag changes the other flags HarfBuzz gives (a joined letter is then
-  /// not marked unsafe to break), so the result's glyphs cannot carry it unasked.
-  ///
-  /// Speed: one shaping a paragraph, not one a line. Shaped a line at a time with the flag, the
-  /// places cost the Persian text justified at 40 em more than the lines themselves.
-  func tatweelPlaces(_ result: ShapeResult, options: ShapeOptions, scalarAt: [Int]) throws -> Set<Int> {
-    var flagged = result
-    if !options.bufferFlags.contains(.produceSafeToInsertTatweel) {
-      var flaggedOptions = options
-      flaggedOptions.bufferFlags.insert(.produceSafeToInsertTatweel)
-      flaggedOptions.lineWidth = nil
-      flaggedOptions.paragraph = options.paragraph ?? .auto
-      flagged = try shape(result.text, options: flaggedOptions)
-    }
+  /// The scalars of a paragraph HarfBuzz flags `HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL`, by the
+  /// scalar their glyph's cluster starts at: `result` was shaped with the flag
+  /// (`Kashida.flagsPlaces`).
+  func tatweelPlaces(_ result: ShapeResult, scalarAt: [Int]) -> Set<Int> {
     var safe = Set<Int>()
-    for run in flagged.runs {
+    for run in result.runs {
       for glyph in run.glyphs where glyph.flags.contains(.safeToInsertTatweel) {
         if glyph.cluster < scalarAt.count, scalarAt[glyph.cluster] >= 0 {
           safe.insert(scalarAt[glyph.cluster])

@@ -50,7 +50,6 @@ extension ShapingFont {
     for (index, offset) in offsets.enumerated() { scalarAt[offset] = index }
     // With spans: their fonts, for the runs that have them, and their features, for the edges
     // shaped again (as `shapeParagraph` shaped the runs).
-    let paragraphOptions = options
     var options = options
     let styles =
       options.spans.isEmpty
@@ -354,9 +353,9 @@ extension ShapingFont {
     if options.alignment == .justify {
       // Kashida's places, found once a paragraph where a line has Arabic script.
       var tatweelPlaces: Set<Int>?
-      func safePlaces() throws -> Set<Int> {
+      func safePlaces() -> Set<Int> {
         if let tatweelPlaces { return tatweelPlaces }
-        let found = try self.tatweelPlaces(result, options: paragraphOptions, scalarAt: scalarAt)
+        let found = self.tatweelPlaces(result, scalarAt: scalarAt)
         tatweelPlaces = found
         return found
       }

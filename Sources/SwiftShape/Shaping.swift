@@ -47,8 +47,18 @@ extension ShapingFont {
       return
     }
     if let base = options.paragraph ?? (options.spans.isEmpty ? nil : .auto) {
-      try shapeParagraph(text, options: options, base: base, into: &result)
-      if let width = options.lineWidth { try breakLines(&result, options: options, width: width) }
+      guard let width = options.lineWidth else {
+        try shapeParagraph(text, options: options, base: base, into: &result)
+        return
+      }
+      // Kashida's places are flagged as the paragraph is shaped (and its lines' edges shaped
+      // again); the flag is taken off after, unless asked for (`Kashida.flagsPlaces`).
+      let flagsPlaces = Kashida.flagsPlaces(text, options: options)
+      var lineOptions = options
+      if flagsPlaces { lineOptions.bufferFlags.insert(.produceSafeToInsertTatweel) }
+      try shapeParagraph(text, options: lineOptions, base: base, into: &result)
+      try breakLines(&result, options: lineOptions, width: width)
+      if flagsPlaces { Kashida.removeFlags(from: &result) }
       return
     }
     do {

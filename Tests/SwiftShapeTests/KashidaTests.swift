@@ -155,6 +155,62 @@ struct KashidaTests {
     #expect(checked > 100)
   }
 
+  /// The premise of shaping a kashida paragraph with HarfBuzz's tatweel flag: on the engine in
+  /// use, the flag changes nothing but the tatweel bit (glyphs, positions, clusters and the other
+  /// flags, with and without unsafe-to-concat), on the fixture text and, where `../shared` is,
+  /// the first 300 paragraphs of the Persian corpus, in Noto Sans Arabic and Amiri.
+  @Test func theTatweelFlagChangesNothingElse() throws {
+    var texts = [Self.text, "بِسْمِ اللَّهِ الرَّحْمَٰنِ الرَّحِيمِ", "لا إله إلا الله، ﻻ"]
+    var fonts = [Paths.arabic, "\(Paths.fixtures)/kashida/Amiri-Subset.ttf"]
+    if let shared = Paths.shared {
+      let corpus = "\(shared)/corpus/harfbuzz-6.0.0-perf"
+      texts += try String(contentsOfFile: "\(corpus)/texts/fa-thelittleprince.txt", encoding: .utf8)
+        .split(separator: "\n").prefix(300).map(String.init)
+      fonts.append("\(corpus)/fonts/Amiri-Regular.ttf")
+    }
+    var flagged = 0
+    for file in fonts {
+      let font = try ShapingFont(file: file)
+      for concat in [false, true] {
+        var plain = ShapeOptions()
+        plain.usesCache = false
+        if concat { plain.bufferFlags.insert(.produceUnsafeToConcat) }
+        var withFlag = plain
+        withFlag.bufferFlags.insert(.produceSafeToInsertTatweel)
+        for text in texts {
+          let expected = try font.shape(text, options: plain).glyphs
+          var glyphs = try font.shape(text, options: withFlag).glyphs
+          flagged += glyphs.filter { $0.flags.contains(.safeToInsertTatweel) }.count
+          for index in glyphs.indices { glyphs[index].flags.remove(.safeToInsertTatweel) }
+          #expect(glyphs == expected, "\(file): \(text)")
+        }
+      }
+    }
+    #expect(flagged > 0)
+  }
+
+  /// A justified paragraph with kashida shows no tatweel flag (it is shaped with it, for the
+  /// places, and the flag is taken off), unless asked for, and is otherwise what it is shaped
+  /// without kashida where no tatweel went (the last line).
+  @Test func theFlagIsTakenOffUnlessAskedFor() throws {
+    let font = try ShapingFont(file: Paths.arabic)
+    let result = try Self.justified(font, width: 4500)
+    let lines = try #require(result.lines)
+    #expect(lines.contains { !($0.fill?.kashidas ?? []).isEmpty })
+    #expect(!result.glyphs.contains { $0.flags.contains(.safeToInsertTatweel) })
+    #expect(!lines.flatMap(\.runs).flatMap(\.glyphs).contains { $0.flags.contains(.safeToInsertTatweel) })
+    let spaces = try #require(try Self.justified(font, width: 4500, kashida: KashidaMode.none).lines)
+    #expect(lines.last?.runs == spaces.last?.runs)
+    var options = ShapeOptions()
+    options.paragraph = .auto
+    options.lineWidth = 4500
+    options.alignment = .justify
+    options.bufferFlags = [.produceSafeToInsertTatweel]
+    let asked = try font.shape(Self.text, options: options)
+    #expect(asked.glyphs.contains { $0.flags.contains(.safeToInsertTatweel) })
+    #expect(asked.lines?.map(\.fill) == result.lines?.map(\.fill))
+  }
+
   /// The priorities: after the seen family first, then before tall letters, then the rest.
   @Test func prioritiesFollowAlreq() {
     #expect(Kashida.priority(after: "س", before: "ل") == 1)
