@@ -7,8 +7,8 @@ import HarfBuzz
 extension ShapingFont {
   /// `run` with tatweels before scalars (`tatweels`, scalar index to count), each piece between
   /// spaces that holds some shaped again (`reshape`: the run's scalars `from..<to` with the
-  /// tatweels among them, with the paragraph around as context) and its glyphs put in the place
-  /// of the piece's; nil where that would not be exact, for the caller to shape the whole run.
+  /// tatweels among them, alone where the last argument says, else with the paragraph around as
+  /// context) and its glyphs put in the place of the piece's; nil where that would not be exact, for the caller to shape the whole run.
   ///
   /// Exact as the shaping cache's joints are (`SpaceJoints`, `startsAlone`, `endsAlone`): a piece
   /// is cut where the cache would cut, after spaces before a character that may follow a space
@@ -20,7 +20,7 @@ extension ShapingFont {
   /// the kashida lines' shaping with the tatweels took TATWEELCOST.
   func spliceTatweels(
     _ run: ShapedRun, tatweels: [Int: Int], from: Int, to: Int, scalars: [Unicode.Scalar], offsets: [Int],
-    reshape: (Int, Int, [Int: Int]) throws -> ShapedRun
+    reshape: (Int, Int, [Int: Int], Bool) throws -> ShapedRun
   ) throws -> ShapedRun? {
     let joints = cacheState.spaceJoints(font)
     guard joints.isUsable else { return nil }
@@ -61,7 +61,10 @@ extension ShapingFont {
       else { return nil }
       var pieceTatweels: [Int: Int] = [:]
       for (place, count) in tatweels where piece.contains(place) { pieceTatweels[place] = count }
-      let shaped = try reshape(piece.lowerBound, piece.upperBound, pieceTatweels)
+      // A piece cut at exact cuts on both sides is shaped alone, as the cache shapes its pieces;
+      // one at the run's edge, with the paragraph around it as context.
+      let alone = piece.lowerBound > from && piece.upperBound < to
+      let shaped = try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone)
       spliced.glyphs.replaceSubrange(first...last, with: shaped.glyphs)
     }
     return spliced

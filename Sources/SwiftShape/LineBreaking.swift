@@ -380,10 +380,10 @@ extension ShapingFont {
           kashidas = try insertKashidas(
             &lines[index], free: width &- lines[index].visibleAdvance, scalars: scalars, scalarAt: scalarAt,
             offsets: offsets, hyphenatedEnd: hyphenatedEnd, safePlaces: safePlaces, runFont: runFont(of:)
-          ) { run, font, from, to, tatweels in
+          ) { run, font, from, to, tatweels, alone in
             try reshape(
               run, font: font, scalars: scalars, from: from, to: to, offsets: offsets, options: options,
-              tatweels: tatweels)
+              tatweels: tatweels, alone: alone)
           }
         }
         try justify(
@@ -486,15 +486,19 @@ extension ShapingFont {
   /// With `tatweels` (how many U+0640 go before each scalar, by index), the text is shaped with
   /// them written there (`options` may then ask for more of HarfBuzz's flags); a tatweel's
   /// cluster is that of the character it goes before.
+  ///
+  /// With `alone`, the scalars are shaped with no context and as neither the start nor the end of
+  /// the text: for a piece between cuts where shaping apart is exact (`spliceTatweels`).
   func reshape(
     _ run: ShapedRun, font runFont: ShapingFont, scalars: [Unicode.Scalar], from start: Int, to end: Int,
-    offsets: [Int], options: ShapeOptions, hyphen: HyphenPlacement? = nil, tatweels: [Int: Int] = [:]
+    offsets: [Int], options: ShapeOptions, hyphen: HyphenPlacement? = nil, tatweels: [Int: Int] = [:],
+    alone: Bool = false
   ) throws -> ShapedRun {
     func string(_ range: Range<Int>) -> String { String(utf8Of: scalars[range]) }
     // With `hyphen`, a hyphen (U+2010 where the font has it, else the hyphen-minus) is shaped in
     // the last character's place (a soft hyphen's: its cluster is the soft hyphen's) or after the
     // last character (its cluster is then the last character's).
-    var text = string(start..<end)
+    var text = tatweels.isEmpty ? string(start..<end) : ""
     // Where each tatweel starts in the text shaped, in the cluster unit, from its start.
     var tatweelStarts: [Int] = []
     if !tatweels.isEmpty {
@@ -527,18 +531,22 @@ extension ShapingFont {
     // 6.0 through 15.0), so no more is made. (The whole paragraph on each side made each reshaped
     // edge cost as much as the paragraph is long.)
     let contextLength = 5
-    runOptions.textBefore =
-      start >= contextLength
-      ? string((start - contextLength)..<start) : options.textBefore + string(0..<start)
-    // A hyphen appended ends the text: nothing after it is context (as Pango shapes it).
-    runOptions.textAfter =
-      hyphen == .appended
-      ? ""
-      : scalars.count - end >= contextLength
-        ? string(end..<(end + contextLength)) : string(end..<scalars.count) + options.textAfter
-    // As the paragraph's runs are shaped: its start and end are the text's.
-    if start == 0 { runOptions.bufferFlags.insert(.beginningOfText) }
-    if end == scalars.count { runOptions.bufferFlags.insert(.endOfText) }
+    if alone {
+      (runOptions.textBefore, runOptions.textAfter) = ("", "")
+    } else {
+      runOptions.textBefore =
+        start >= contextLength
+        ? string((start - contextLength)..<start) : options.textBefore + string(0..<start)
+      // A hyphen appended ends the text: nothing after it is context (as Pango shapes it).
+      runOptions.textAfter =
+        hyphen == .appended
+        ? ""
+        : scalars.count - end >= contextLength
+          ? string(end..<(end + contextLength)) : string(end..<scalars.count) + options.textAfter
+      // As the paragraph's runs are shaped: its start and end are the text's.
+      if start == 0 { runOptions.bufferFlags.insert(.beginningOfText) }
+      if end == scalars.count { runOptions.bufferFlags.insert(.endOfText) }
+    }
     let base = offsets[start]
     runOptions.features = options.features.compactMap { feature in
       guard !(feature.start == 0 && feature.end == Feature.globalEnd) else { return feature }

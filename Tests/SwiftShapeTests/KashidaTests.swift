@@ -211,6 +211,27 @@ struct KashidaTests {
     #expect(asked.lines?.map(\.fill) == result.lines?.map(\.fill))
   }
 
+  /// The paragraphs shaped with the tatweel flag: justified with kashida, with a character of the
+  /// Arabic blocks (the main block, its supplement and extended-B, the presentation forms).
+  @Test func whichParagraphsTakeTheFlag() {
+    var options = ShapeOptions()
+    options.alignment = .justify
+    for text in ["سلام", "a\u{0600}", "x\u{077F}", "\u{0870}", "\u{08FF}", "\u{FB50}", "\u{FEFC} b"] {
+      #expect(Kashida.flagsPlaces(text, options: options), "\(text.unicodeScalars.map(\.value))")
+    }
+    for text in ["", "Hello", "שלום", "\u{0800}", "\u{086F}", "\u{0780}", "\u{FB4F}", "\u{FF00}", "日本"] {
+      #expect(!Kashida.flagsPlaces(text, options: options), "\(text.unicodeScalars.map(\.value))")
+    }
+    var none = options
+    none.kashida = KashidaMode.none
+    #expect(!Kashida.flagsPlaces("سلام", options: none))
+    var start = options
+    start.alignment = .start
+    #expect(!Kashida.flagsPlaces("سلام", options: start))
+    #expect(Kashida.isWordScalar("س") && Kashida.isWordScalar("\u{64E}") && !Kashida.isWordScalar(" "))
+    #expect(!Kashida.isWordScalar("\u{60C}") && Kashida.isWordScalar("\u{200C}") && Kashida.isWordScalar("ڭ"))
+  }
+
   /// The priorities: after the seen family first, then before tall letters, then the rest.
   @Test func prioritiesFollowAlreq() {
     #expect(Kashida.priority(after: "س", before: "ل") == 1)
