@@ -229,6 +229,13 @@ struct KashidaTests {
     start.alignment = .start
     #expect(!Kashida.flagsPlaces("سلام", options: start))
     #expect(Kashida.isWordScalar("س") && Kashida.isWordScalar("\u{64E}") && !Kashida.isWordScalar(" "))
+    // The tables below U+0700 say what the properties say.
+    for value in UInt32(0)..<0x700 {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      #expect(
+        ShapingFont.startsAlone(scalar) == ShapingFont.startsAloneTested(scalar)
+          || (0x21...0x7E).contains(value))
+    }
     #expect(!Kashida.isWordScalar("\u{60C}") && Kashida.isWordScalar("\u{200C}") && Kashida.isWordScalar("ڭ"))
   }
 

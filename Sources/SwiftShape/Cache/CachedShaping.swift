@@ -361,6 +361,17 @@ extension ShapingFont {
   /// a Hangul vowel or final jamo, or an unassigned code point.
   static func startsAlone(_ scalar: Unicode.Scalar) -> Bool {
     if (0x21...0x7E).contains(scalar.value) { return true }
+    // (Below U+0700 from a table: the test below makes a string.)
+    if scalar.value < 0x700 { return startAlone[Int(scalar.value)] }
+    return startsAloneTested(scalar)
+  }
+
+  /// `startsAlone` of the scalars below U+0700.
+  private static let startAlone: [Bool] = (0..<0x700).map {
+    Unicode.Scalar(UInt32($0)).map(startsAloneTested) ?? false
+  }
+
+  static func startsAloneTested(_ scalar: Unicode.Scalar) -> Bool {
     let properties = scalar.properties
     switch properties.generalCategory {
     case .nonspacingMark, .spacingMark, .enclosingMark, .format, .control, .surrogate, .unassigned:
