@@ -379,19 +379,24 @@ extension ShapingFont {
       // at the style's).
       var font = styleFont
       if fallbackIndex > 0, let fallbackFont = fallback?.font(fallbackIndex - 1, for: styleFont) {
-        font = fallbackFont
-        if styleFont.options.size != self.options.size, fallbackFont.options.size == self.options.size {
-          var options = fallbackFont.options
-          options.size = styleFont.options.size
-          font =
-            (try? SpanStyles.derived(from: fallbackFont, faceIndex: nil, options: options)) ?? fallbackFont
-        }
+        font = self.fallbackFont(fallbackFont, sizedAs: styleFont)
       }
       indexOf[key] = runFonts.count
       fonts[index] = runFonts.count
       runFonts.append((font, style, fallbackIndex > 0))
     }
     return fonts
+  }
+
+  /// A fallback font for a span's text at the span's size (`styleFont`'s): one loaded at this
+  /// font's size is made again at the span's.
+  func fallbackFont(_ fallbackFont: ShapingFont, sizedAs styleFont: ShapingFont) -> ShapingFont {
+    guard styleFont.options.size != options.size, fallbackFont.options.size == options.size else {
+      return fallbackFont
+    }
+    var sized = fallbackFont.options
+    sized.size = styleFont.options.size
+    return (try? SpanStyles.derived(from: fallbackFont, faceIndex: nil, options: sized)) ?? fallbackFont
   }
 
   /// The font a run of the paragraph is drawn with: this one, or one of its fallback fonts.

@@ -466,9 +466,9 @@ extension TextSpan {
 extension ShapingFont {
   /// The fonts the runs of a paragraph with spans were shaped with (`ShapedRun.span`), for
   /// `result` shaped with this font and `options` (its cluster unit and font options): a function
-  /// that gives a run's font, the style's font of its first character; nil for a run without a
-  /// span, a fallback run, or spans that no longer resolve. The spans are resolved once, on the
-  /// first run that needs them.
+  /// that gives a run's font, the style's font of its first character (for a fallback run, its
+  /// fallback font at that style's size); nil for a run without a span, or spans that no longer
+  /// resolve. The spans are resolved once, on the first run that needs them.
   package func spanFonts(of result: ShapeResult, options givenOptions: ShapeOptions) -> (ShapedRun) ->
     ShapingFont?
   {
@@ -476,9 +476,7 @@ extension ShapingFont {
     options.spans = result.spans
     var resolved: (styles: SpanStyles, scalarAt: [Int: Int])??
     return { [self] run in
-      guard run.span != nil, !run.isFallback, !options.spans.isEmpty, let start = run.range?.lowerBound else {
-        return nil
-      }
+      guard run.span != nil, !options.spans.isEmpty, let start = run.range?.lowerBound else { return nil }
       if resolved == nil {
         let scalars = Array(result.text.unicodeScalars)
         let offsets = ShapingFont.offsets(of: scalars, in: options.clusterUnit)
@@ -490,7 +488,10 @@ extension ShapingFont {
             })
       }
       guard let found = resolved ?? nil, let first = found.scalarAt[start] else { return nil }
-      return found.styles.styles[found.styles.styleOfScalar[first]].font
+      let styleFont = found.styles.styles[found.styles.styleOfScalar[first]].font
+      guard run.isFallback else { return styleFont }
+      return fallback?.font(file: run.font.file, faceIndex: run.font.faceIndex, for: styleFont)
+        .map { fallbackFont($0, sizedAs: styleFont) }
     }
   }
 

@@ -97,4 +97,31 @@ struct SpanCommandTests {
       environment: ["FONTCONFIG_FILE": Paths.fontconfigFile])
     #expect(json.out.contains("NotoSans-Bold-Latin.ttf") && json.out.contains("NotoSans-Italic-Latin.ttf"))
   }
+
+  /// A fallback font's run inside a sized span is drawn at the span's size: Hebrew at 24 points
+  /// inside a Latin paragraph at 12 draws as the Hebrew font at 24 alone does (the same ink, to
+  /// a pixel). It was drawn at the paragraph's size, though placed at the span's.
+  @Test(.enabled(if: Raster.available, "rsvg-convert or python3-pil is absent"))
+  func aFallbackRunInASizedSpanIsDrawnAtItsSize() throws {
+    let folder = try RenderTests.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let spanned = folder.appendingPathComponent("spanned.png").path
+    let alone = folder.appendingPathComponent("alone.png").path
+    let first = try swiftshape([
+      "render", "--font-file", Paths.latin, "--fallback-font-file", Paths.hebrew, "--size", "12", "--markup",
+      "--text", "<span size=\"24pt\">שלום</span>", "-O", "png", "-o", spanned,
+    ])
+    #expect(first.status == 0, "\(first.err)")
+    let second = try swiftshape([
+      "render", "--font-file", Paths.hebrew, "--size", "24", "--text", "שלום", "-O", "png", "-o", alone,
+      // (A drawing's pixels an em are its paragraph font's: 256 for 12 points, so 512 for 24.)
+      "--em-pixels", "512",
+    ])
+    #expect(second.status == 0, "\(second.err)")
+    let (width, height, aloneWidth, aloneHeight, differing) = try Raster.compare(spanned, alone)
+    #expect(
+      abs(width - aloneWidth) <= 1 && abs(height - aloneHeight) <= 1,
+      "\(width)×\(height), \(aloneWidth)×\(aloneHeight)")
+    #expect(differing < 0.01)
+  }
 }
