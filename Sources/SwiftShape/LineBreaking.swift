@@ -57,9 +57,11 @@ extension ShapingFont {
       : try SpanStyles(options.spans, scalarCount: count, offsets: offsets, font: self, options: options)
     options.features += styles?.features ?? []
     func runFont(of run: ShapedRun) -> ShapingFont {
-      if let styles, !run.isFallback, let range = run.range, scalarAt.indices.contains(range.lowerBound) {
+      if let styles, let range = run.range, scalarAt.indices.contains(range.lowerBound) {
         let scalar = scalarAt[range.lowerBound]
-        if scalar >= 0, scalar < count { return styles.styles[styles.styleOfScalar[scalar]].font }
+        if scalar >= 0, scalar < count, let font = styles.font(of: run, at: scalar, paragraphFont: self) {
+          return font
+        }
       }
       return self.font(of: run)
     }

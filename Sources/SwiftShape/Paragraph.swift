@@ -114,7 +114,8 @@ extension ShapingFont {
         for: scalars, runs: itemized.runs, primary: self, styles: styles?.styleOfScalar)
       if let styles {
         paragraph = itemized.splittingRuns(
-          byFonts: styledFonts(scalars, styles: styles, fallbackFonts: fonts, into: &runFonts))
+          byFonts: try styledFonts(
+            scalars, runs: itemized.runs, styles: styles, fallbackFonts: fonts, into: &runFonts))
       } else if let fonts {
         paragraph = itemized.splittingRuns(byFonts: fonts)
       } else {
@@ -344,9 +345,9 @@ extension ShapingFont {
   /// (`fallbackFonts`, the fallback's choice for each scalar, 0 for this font), the style's
   /// font when it has it, else the fallback's font.
   private func styledFonts(
-    _ scalars: [Unicode.Scalar], styles: SpanStyles, fallbackFonts: [Int]?,
+    _ scalars: [Unicode.Scalar], runs: [TextRun], styles: SpanStyles, fallbackFonts: [Int]?,
     into runFonts: inout [(font: ShapingFont, style: Int, isFallback: Bool)]
-  ) -> [Int] {
+  ) throws -> [Int] {
     struct Key: Hashable {
       var style: Int
       var fallback: Int
@@ -354,16 +355,28 @@ extension ShapingFont {
     var indexOf: [Key: Int] = [:]
     var last = Key(style: -1, fallback: -1)
     var fonts = [Int](repeating: 0, count: scalars.count)
+    // The fonts of the scalars of a style with a list of its own (a span's font pattern's), in
+    // that list, found once a style.
+    var ownFonts: [Int: [Int]?] = [:]
     for index in scalars.indices {
       let style = styles.styleOfScalar[index]
       let styleFont = styles.styles[style].font
-      var fallbackIndex = fallbackFonts?[index] ?? 0
-      // A span's own font takes what it has before the fallback fonts; a span of this font at
-      // another size or with other variations falls back as this font does.
-      if fallbackIndex > 0, styles.styles[style].ownsFont,
-        styleFont.font.nominalGlyph(for: scalars[index]) != nil
-      {
-        fallbackIndex = 0
+      var fallbackIndex: Int
+      if let own = styles.styles[style].fallback {
+        if ownFonts[style] == nil {
+          ownFonts[style] = .some(
+            try own.fonts(for: scalars, runs: runs, primary: styleFont, styles: styles.styleOfScalar))
+        }
+        fallbackIndex = ownFonts[style]!?[index] ?? 0
+      } else {
+        fallbackIndex = fallbackFonts?[index] ?? 0
+        // A span's own font takes what it has before the fallback fonts; a span of this font at
+        // another size or with other variations falls back as this font does.
+        if fallbackIndex > 0, styles.styles[style].ownsFont,
+          styleFont.font.nominalGlyph(for: scalars[index]) != nil
+        {
+          fallbackIndex = 0
+        }
       }
       let key = Key(style: style, fallback: fallbackIndex)
       if index > 0, key == last {
@@ -378,7 +391,10 @@ extension ShapingFont {
       // A fallback font at the style's size (one given loaded at this font's size is made again
       // at the style's).
       var font = styleFont
-      if fallbackIndex > 0, let fallbackFont = fallback?.font(fallbackIndex - 1, for: styleFont) {
+      if fallbackIndex > 0,
+        let fallbackFont = (styles.styles[style].fallback ?? fallback)?.font(
+          fallbackIndex - 1, for: styleFont)
+      {
         font = self.fallbackFont(fallbackFont, sizedAs: styleFont)
       }
       indexOf[key] = runFonts.count

@@ -101,6 +101,18 @@ extension TextSpan {
     set { locator.withLock { $0 = newValue } }
   }
   private static let locator = Protected<(@Sendable (String) throws -> (file: String, faceIndex: Int))?>(nil)
+
+  /// The fonts a span's text falls back on when the span names its font by pattern: the
+  /// pattern's own list (fontconfig's sort for it, in the span's language), given the pattern, the
+  /// language and the span's font (left out of the list). SwiftShapeRequests installs it with
+  /// `fontLocator`. nil: a span's text falls back on the paragraph's list.
+  public static var fallbackLocator: (@Sendable (String, Language?, ShapingFont) throws -> FontFallback?)? {
+    get { fallbackLocatorStorage.withLock { $0 } }
+    set { fallbackLocatorStorage.withLock { $0 = newValue } }
+  }
+  private static let fallbackLocatorStorage = Protected<
+    (@Sendable (String, Language?, ShapingFont) throws -> FontFallback?)?
+  >(nil)
 }
 
 /// A paragraph's spans resolved against its text and font: the style of each scalar, and the
@@ -116,6 +128,20 @@ struct SpanStyles {
     /// Whether a span names the font (a file, a pattern, a face), rather than the paragraph's own
     /// at another size or with other variations.
     var ownsFont = false
+    /// The fonts the style's text falls back on when its font is a pattern's: the pattern's own
+    /// list (`TextSpan.fallbackLocator`); nil for the paragraph's.
+    var fallback: FontFallback?
+  }
+
+  /// The font a run that starts at `scalar` was shaped with: its style's font, or for a fallback
+  /// run the fallback font it names, from the style's own list or else `paragraphFont`'s, at the
+  /// style's size; nil when the list has no such font.
+  func font(of run: ShapedRun, at scalar: Int, paragraphFont: ShapingFont) -> ShapingFont? {
+    let style = styles[styleOfScalar[scalar]]
+    guard run.isFallback else { return style.font }
+    return (style.fallback ?? paragraphFont.fallback)?
+      .font(file: run.font.file, faceIndex: run.font.faceIndex, for: style.font)
+      .map { paragraphFont.fallbackFont($0, sizedAs: style.font) }
   }
 
   /// The styles; 0 is the paragraph's own.
@@ -364,12 +390,22 @@ struct SpanStyles {
           throw ShapingError(error.kind, input: "span \((firstSpan ?? 0) + 1)", reason: error.description)
         }
       }
+      // A pattern's font falls back on the pattern's own list, as fontconfig sorts it.
+      var fallback: FontFallback?
+      if let pattern = key.fontPattern, let locate = TextSpan.fallbackLocator {
+        do {
+          fallback = try locate(pattern, key.language ?? options.language, styleFont)
+        } catch let error as ShapingError {
+          throw ShapingError(error.kind, input: "span \((firstSpan ?? 0) + 1)", reason: error.description)
+        }
+      }
       styleOfKey[key] = styles.count
       for index in stretchStart..<stretchEnd { styleOfScalar[index] = styles.count }
       styles.append(
         Style(
           font: styleFont, language: key.language, span: firstSpan,
-          ownsFont: key.fontFile != nil || key.fontPattern != nil || key.faceIndex != nil))
+          ownsFont: key.fontFile != nil || key.fontPattern != nil || key.faceIndex != nil,
+          fallback: fallback))
     }
   }
 }
@@ -488,10 +524,7 @@ extension ShapingFont {
             })
       }
       guard let found = resolved ?? nil, let first = found.scalarAt[start] else { return nil }
-      let styleFont = found.styles.styles[found.styles.styleOfScalar[first]].font
-      guard run.isFallback else { return styleFont }
-      return fallback?.font(file: run.font.file, faceIndex: run.font.faceIndex, for: styleFont)
-        .map { fallbackFont($0, sizedAs: styleFont) }
+      return found.styles.font(of: run, at: first, paragraphFont: self)
     }
   }
 

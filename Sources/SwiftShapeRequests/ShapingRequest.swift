@@ -138,13 +138,22 @@ extension FontSpecification {
       return FontFallback(fonts: fonts)
     }
     guard let pattern = resolved.pattern else { return nil }
-    let key = FallbackKey(pattern: pattern, language: (language ?? Language.processDefault)?.identifier)
+    return try Self.fallback(
+      pattern: pattern, language: (language ?? Language.processDefault)?.identifier,
+      excluding: resolved.font.identity, cache: cache ?? FontCache())
+  }
+
+  /// The fallback list of `pattern` (fontconfig's sort, for `language`), less `primary`: sorted
+  /// once a pattern and language, and kept.
+  static func fallback(pattern: String, language: String?, excluding primary: FontIdentity, cache: FontCache)
+    throws -> FontFallback
+  {
+    let key = FallbackKey(pattern: pattern, language: language)
     if let known = FontSpecification.fallbacks.withLock({ $0[key] }) { return known }
-    let primary = resolved.font.identity
-    let candidates = try FontLocator.fallbackCandidates(for: pattern, language: key.language).filter {
+    let candidates = try FontLocator.fallbackCandidates(for: pattern, language: language).filter {
       !($0.file == primary.file && $0.faceIndex == primary.faceIndex)
     }
-    let fallback = FontFallback(candidates: candidates, cache: cache ?? FontCache())
+    let fallback = FontFallback(candidates: candidates, cache: cache)
     FontSpecification.fallbacks.withLock { $0[key] = fallback }
     return fallback
   }
@@ -194,6 +203,10 @@ public struct ShapingRequest: Sendable, Hashable {
 extension ShapingRequest {
   /// Lets spans name their fonts by fontconfig pattern (`TextSpan.fontLocator`): a path of an
   /// existing file as it is, else the face fontconfig matches, as `--font` takes them.
+  ///
+  /// A pattern's span falls back on the pattern's own list (`TextSpan.fallbackLocator`), as
+  /// fontconfig sorts it for the span's language, as `--font` does for the paragraph; a path has
+  /// none (the paragraph's list serves).
   static func installSpanFontLocator() {
     guard TextSpan.fontLocator == nil else { return }
     TextSpan.fontLocator = { pattern in
@@ -202,5 +215,14 @@ extension ShapingRequest {
       case .match(let match): (match.file, match.faceIndex)
       }
     }
+    TextSpan.fallbackLocator = { pattern, language, font in
+      guard case .match = try FontLocator.resolve(pattern) else { return nil }
+      return try FontSpecification.fallback(
+        pattern: pattern, language: (language ?? Language.processDefault)?.identifier,
+        excluding: font.identity, cache: spanFallbackFonts)
+    }
   }
+
+  /// The fonts of spans' fallback lists, loaded once across requests.
+  private static let spanFallbackFonts = FontCache()
 }

@@ -124,4 +124,27 @@ struct SpanCommandTests {
       "\(width)×\(height), \(aloneWidth)×\(aloneHeight)")
     #expect(differing < 0.01)
   }
+
+  /// A span that names its font by pattern falls back on the pattern's own list (fontconfig's
+  /// sort, as Pango's font description does), even where the paragraph has none (a font file):
+  /// the Latin and Arabic inside a Noto Sans Hebrew span take Noto Sans and Noto Sans Arabic, in
+  /// shaping and in drawing. Without the list they were `.notdef`.
+  @Test func aPatternSpanFallsBackOnItsOwnList() throws {
+    let text = "ab <span font=\"Noto Sans Hebrew\">שלום abc مرحبا</span>"
+    let environment = ["FONTCONFIG_FILE": Paths.fontconfigFile]
+    let shaped = try swiftshape(
+      ["shape", "-O", "jsonl", "--font-file", Paths.latin, "--markup", "--text", text],
+      environment: environment)
+    #expect(shaped.status == 0, "\(shaped.err)")
+    let json = try JSONSerialization.jsonObject(with: shaped.stdout) as? [String: Any]
+    let runs = (json?["results"] as? [[String: Any]])?.first?["runs"] as? [[String: Any]] ?? []
+    let families = runs.map { ($0["font"] as? [String: Any])?["family"] as? String ?? "" }
+    #expect(Set(families) == ["Noto Sans", "Noto Sans Hebrew", "Noto Sans Arabic"], "\(families)")
+    #expect(!shaped.out.contains("\"name\":\".notdef\""))
+    let drawn = try swiftshape(
+      ["render", "-O", "svg", "--font-file", Paths.latin, "--markup", "--text", text],
+      environment: environment)
+    #expect(drawn.status == 0, "\(drawn.err)")
+    #expect(!drawn.out.contains("data-name=\".notdef\"") && drawn.out.contains("id=\"f2g"))
+  }
 }
