@@ -1,6 +1,12 @@
 import HarfBuzz
 import SwiftShape
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Spans (`ShapeOptions.spans`): what styling a paragraph costs over the plain paragraph.
 extension Benchmarks {
   /// Library, on the lines of `name`: paragraphs with one span over the whole line (features
@@ -42,6 +48,14 @@ extension Benchmarks {
       return Measure.cpuTime() - start
     }
     for spans in [nil, whole, perWord] { _ = try pass(spans) }
+    // For profiling: SWIFTSHAPE_PROFILE_SPANS=none|line|word runs that kind alone, a few passes
+    // after the warm-up (SWIFTSHAPE_PROFILE_PASSES, 3 by default), and exits: under callgrind,
+    // the instructions a kind costs over `none`.
+    if let kind = getenv("SWIFTSHAPE_PROFILE_SPANS").map({ String(cString: $0) }) {
+      let passes = getenv("SWIFTSHAPE_PROFILE_PASSES").flatMap { Int(String(cString: $0)) } ?? 3
+      for _ in 0..<passes { _ = try pass(kind == "line" ? whole : kind == "word" ? perWord : nil) }
+      exit(0)
+    }
     var figures: [Figure] = []
     for (label, spans, target) in [("one span a line", whole, 1.02), ("a span a word", perWord, 1.5)] {
       var ratios: [Double] = []
