@@ -51,10 +51,8 @@ extension ShapingFont {
     if let simple {
       var runOptions = options
       if featuresOnly {
-        let features = try SpanStyles.features(
+        runOptions.features += try SpanStyles.runFeatures(
           ofFeatureSpans: options.spans, text: text, unit: options.clusterUnit, font: self)
-        let length = options.clusterUnit.length(of: text)
-        runOptions.features += features.compactMap { $0.forRun(0..<length, clustersFrom: 0) }
         runOptions.spans = []
       }
       try shapeSingleRun(
