@@ -51,8 +51,14 @@ extension ShapingFont {
     if let simple {
       var runOptions = options
       if featuresOnly {
-        runOptions.features += try SpanStyles.runFeatures(
+        let features = try SpanStyles.runFeatures(
           ofFeatureSpans: options.spans, text: text, unit: options.clusterUnit, font: self)
+        // (Given whole where the paragraph has none: appended, it is a second array.)
+        if runOptions.features.isEmpty {
+          runOptions.features = features
+        } else {
+          runOptions.features += features
+        }
         runOptions.spans = []
       }
       try shapeSingleRun(

@@ -197,13 +197,25 @@ struct SpanStyles {
   /// Speed: spans over the whole text are checked and set without the arrays of
   /// `features(ofFeatureSpans:text:unit:font:)` and `forRun` (callgrind: one span of `kern` a
   /// line of the English text cost 2,600 instructions a line, 8% of the line through the cache).
-  static func runFeatures(ofFeatureSpans spans: [TextSpan], text: String, unit: ClusterUnit, font: ShapingFont)
+  static func runFeatures(
+    ofFeatureSpans spans: [TextSpan], text: String, unit: ClusterUnit, font: ShapingFont
+  )
     throws -> [Feature]
   {
     let length = unit.length(of: text)
     guard spans.allSatisfy({ $0.start == 0 && $0.end == length }) else {
       return try features(ofFeatureSpans: spans, text: text, unit: unit, font: font)
         .compactMap { $0.forRun(0..<length, clustersFrom: 0) }
+    }
+    // One span of one feature (a caller styling whole lines): its feature, in an array of one.
+    if spans.count == 1, spans[0].features.count == 1, spans[0].points == nil,
+      spans[0].fontFile == nil
+        || spans[0].fontPattern == nil, spans[0].features[0].start == 0,
+      spans[0].features[0].end == Feature.globalEnd
+    {
+      var covering = spans[0].features[0]
+      covering.end = Feature.coversAll
+      return [covering]
     }
     var features: [Feature] = []
     features.reserveCapacity(spans.reduce(0) { $0 + $1.features.count })
@@ -216,7 +228,8 @@ struct SpanStyles {
       }
       if span.fontFile != nil, span.fontPattern != nil {
         throw ShapingError(
-          .invalidArgument, input: "span \(index + 1)", reason: "give the span's font one way (a file or a pattern)")
+          .invalidArgument, input: "span \(index + 1)",
+          reason: "give the span's font one way (a file or a pattern)")
       }
       for feature in span.features {
         guard feature.start == 0, feature.end == Feature.globalEnd else {
