@@ -213,9 +213,15 @@ struct SpanStyles {
         || spans[0].fontPattern == nil, spans[0].features[0].start == 0,
       spans[0].features[0].end == Feature.globalEnd
     {
+      // (The array of the last such line where the feature is the same: a new array a line was
+      // a fifth of what the span cost.)
+      let cache = ThreadCache.current
+      if let last = cache.lastSpanFeature, last.given == spans[0].features[0] { return last.run }
       var covering = spans[0].features[0]
       covering.end = Feature.coversAll
-      return [covering]
+      let run = [covering]
+      cache.lastSpanFeature = (spans[0].features[0], run)
+      return run
     }
     var features: [Feature] = []
     features.reserveCapacity(spans.reduce(0) { $0 + $1.features.count })
