@@ -132,14 +132,15 @@ extension ShapingFont {
   /// the scalar indices each went before, one entry a tatweel, in the text's order.
   ///
   /// - Parameters:
+  ///   - options: the paragraph's options.
   ///   - hyphenatedEnd: the line's end where it ends with a hyphen (the run there is left alone).
-  ///   - safePlaces: the scalars of the paragraph HarfBuzz flags safe to insert a tatweel before
-  ///     (`tatweelPlaces(_:scalarAt:)`).
+  ///   - safePlaces: whether HarfBuzz flags each scalar of the paragraph safe to insert a tatweel before
+  ///     (`tatweelPlaces(_:scalarAt:count:)`).
   ///   - reshape: shapes a run's scalars `from..<to` again with the tatweels before scalars, as
   ///     `breakLines` shapes a line's edge (alone, without context, where the last argument says).
   func insertKashidas(
     _ line: inout ShapedLine, free: Int32, scalars: [Unicode.Scalar], scalarAt: [Int], offsets: [Int],
-    hyphenatedEnd: Int?, safePlaces: () -> Set<Int>, runFont: (ShapedRun) -> ShapingFont,
+    options: ShapeOptions, hyphenatedEnd: Int?, safePlaces: () -> [Bool], runFont: (ShapedRun) -> ShapingFont,
     reshape: (ShapedRun, ShapingFont, Int, Int, [Int: Int], Bool) throws -> ShapedRun
   ) throws -> [Int] {
     guard free > 0 else { return [] }
@@ -150,7 +151,7 @@ extension ShapingFont {
       var priority: Int
     }
     var places: [Place] = []
-    var tatweelAdvance: [Int: Int32] = [:]
+    var tatweelAdvance = [Int32?](repeating: nil, count: line.runs.count)
     for (index, run) in line.runs.enumerated() where run.script == arabic && !run.glyphs.isEmpty {
       // A run that ends with a hyphen keeps it: no tatweels there.
       guard let range = run.range, range.lowerBound < range.upperBound, range.upperBound != hyphenatedEnd
@@ -173,7 +174,7 @@ extension ShapingFont {
           best = nil
           continue
         }
-        guard scalar > from, safe.contains(scalar), Kashida.isWordScalar(scalars[scalar - 1]) else {
+        guard scalar > from, safe[scalar], Kashida.isWordScalar(scalars[scalar - 1]) else {
           continue
         }
         let priority = Kashida.priority(after: scalars[scalar - 1], before: scalars[scalar])
@@ -208,18 +209,20 @@ extension ShapingFont {
       var added: Int32 = 0
       var kashidas: [Int] = []
       for (runIndex, run) in line.runs.enumerated() {
-        var tatweels: [Int: Int] = [:]
+        // (In the text's order: a run's places were found so.)
+        var tatweels: [(scalar: Int, count: Int)] = []
         for (index, place) in places.enumerated() where place.run == runIndex && counts[index] > 0 {
-          tatweels[place.scalar] = counts[index]
+          tatweels.append((place.scalar, counts[index]))
         }
         guard !tatweels.isEmpty, let range = run.range else { continue }
         let font = runFont(run)
         let (from, to) = (scalarAt[range.lowerBound], scalarAt[range.upperBound])
         let shaped =
           try font.spliceTatweels(
-            run, tatweels: tatweels, from: from, to: to, scalars: scalars, offsets: offsets
+            run, tatweels: tatweels, from: from, to: to, scalars: scalars, offsets: offsets, options: options
           ) { start, end, tatweels, alone in try reshape(run, font, start, end, tatweels, alone) }
-          ?? reshape(run, font, from, to, tatweels, false)
+          ?? reshape(
+            run, font, from, to, Dictionary(uniqueKeysWithValues: tatweels.lazy.map { ($0, $1) }), false)
         runs[runIndex] = shaped
         added &+= shaped.advance.x &- run.advance.x
         for (scalar, count) in tatweels { kashidas += Array(repeating: scalar, count: count) }
@@ -241,15 +244,15 @@ extension ShapingFont {
     return []
   }
 
-  /// The scalars of a paragraph HarfBuzz flags `HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL`, by the
-  /// scalar their glyph's cluster starts at: `result` was shaped with the flag
-  /// (`Kashida.flagsPlaces`).
-  func tatweelPlaces(_ result: ShapeResult, scalarAt: [Int]) -> Set<Int> {
-    var safe = Set<Int>()
+  /// Whether HarfBuzz flags each of a paragraph's `count` scalars
+  /// `HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL`, by the scalar their glyph's cluster starts at:
+  /// `result` was shaped with the flag (`Kashida.flagsPlaces`).
+  func tatweelPlaces(_ result: ShapeResult, scalarAt: [Int], count: Int) -> [Bool] {
+    var safe = [Bool](repeating: false, count: count)
     for run in result.runs {
       for glyph in run.glyphs where glyph.flags.contains(.safeToInsertTatweel) {
-        if glyph.cluster < scalarAt.count, scalarAt[glyph.cluster] >= 0 {
-          safe.insert(scalarAt[glyph.cluster])
+        if glyph.cluster < scalarAt.count, scalarAt[glyph.cluster] >= 0, scalarAt[glyph.cluster] < count {
+          safe[scalarAt[glyph.cluster]] = true
         }
       }
     }

@@ -22,8 +22,9 @@ extension ShapingFont {
   /// 1.94 G with the flags from the paragraph's own shaping and the pieces between exact cuts
   /// shaped alone.
   func spliceTatweels(
-    _ run: ShapedRun, tatweels: [Int: Int], from: Int, to: Int, scalars: [Unicode.Scalar], offsets: [Int],
-    reshape: (Int, Int, [Int: Int], Bool) throws -> ShapedRun
+    _ run: ShapedRun, tatweels: [(scalar: Int, count: Int)], from: Int, to: Int, scalars: [Unicode.Scalar],
+    offsets: [Int],
+    options: ShapeOptions, reshape: (Int, Int, [Int: Int], Bool) throws -> ShapedRun
   ) throws -> ShapedRun? {
     let joints = cacheState.spaceJoints(font)
     guard joints.isUsable else { return nil }
@@ -41,8 +42,9 @@ extension ShapingFont {
     }
     // The pieces: around each place, from the exact cut before it to the exact cut after it (the
     // run's edges where there is none), pieces that meet taken together.
+    let places = tatweels.map(\.scalar)
     var pieces: [Range<Int>] = []
-    for place in tatweels.keys.sorted() {
+    for place in places {
       guard place > from, place < to else { return nil }
       var start = place - 1
       while start > from, !exactCut(start) { start -= 1 }
@@ -54,22 +56,101 @@ extension ShapingFont {
         pieces.append(start..<end)
       }
     }
-    var spliced = run
+    // Pieces shaped alone are looked up in the cache directly where the options let them be
+    // (features over the whole text, which `reshape` passes as they are).
+    var aloneOptions = Self.reshapeOptions(run, options: options)
+    (aloneOptions.textBefore, aloneOptions.textAfter) = ("", "")
+    aloneOptions.bufferFlags.subtract([.beginningOfText, .endOfText])
+    let cached =
+      aloneOptions.features.allSatisfy { $0.start == 0 && $0.end == Feature.globalEnd }
+      ? CachedPieces(font: self, options: aloneOptions) : nil
+    let tatweelWidth = options.clusterUnit.width(of: "\u{640}")
+    var bytes: [UInt8] = []
+    var tatweelStarts: [Int] = []
+    var nextPlace = 0
+    // Each piece's glyphs, in the order of the pieces.
+    var replacements: [[ShapedGlyph]] = []
+    replacements.reserveCapacity(pieces.count)
     for piece in pieces {
-      let clusters = offsets[piece.lowerBound]..<offsets[piece.upperBound]
-      // The piece's glyphs are together in the run (in either direction), or it is not spliced.
-      guard let first = spliced.glyphs.firstIndex(where: { clusters.contains($0.cluster) }),
-        let last = spliced.glyphs.lastIndex(where: { clusters.contains($0.cluster) }),
-        spliced.glyphs[first...last].allSatisfy({ clusters.contains($0.cluster) })
-      else { return nil }
-      var pieceTatweels: [Int: Int] = [:]
-      for (place, count) in tatweels where piece.contains(place) { pieceTatweels[place] = count }
       // A piece cut at exact cuts on both sides is shaped alone, as the cache shapes its pieces;
-      // one at the run's edge, with the paragraph around it as context.
-      let alone = piece.lowerBound > from && piece.upperBound < to
-      let shaped = try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone)
-      spliced.glyphs.replaceSubrange(first...last, with: shaped.glyphs)
+      // one at the run's edge, with the paragraph around it as context, unless the run's edge is
+      // such a cut too.
+      let alone =
+        (piece.lowerBound > from || (from > 0 && exactCut(from)))
+        && (piece.upperBound < to || (to < scalars.count && exactCut(to)))
+      while nextPlace < places.count, places[nextPlace] < piece.lowerBound { nextPlace += 1 }
+      if alone, let cached {
+        // The piece's UTF-8 with its tatweels, and where each tatweel starts in the cluster unit.
+        bytes.removeAll(keepingCapacity: true)
+        tatweelStarts.removeAll(keepingCapacity: true)
+        var position = 0
+        var place = nextPlace
+        for index in piece {
+          if place < places.count, places[place] == index {
+            for _ in 0..<tatweels[place].count {
+              tatweelStarts.append(position)
+              bytes.append(0xD9)
+              bytes.append(0x80)
+              position += tatweelWidth
+            }
+            place += 1
+          }
+          bytes.appendUTF8(scalars[index])
+          position += options.clusterUnit.width(of: scalars[index])
+        }
+        if let found = bytes.withUnsafeBufferPointer({ cached.glyphs(of: $0) }) {
+          // Clusters back to the paragraph's offsets: less the tatweels before, from the piece's start.
+          let base = offsets[piece.lowerBound]
+          replacements.append(
+            found.map { glyph in
+              var glyph = glyph
+              var before = 0
+              while before < tatweelStarts.count, tatweelStarts[before] < glyph.cluster { before += 1 }
+              glyph.cluster += base - before * tatweelWidth
+              return glyph
+            })
+          continue
+        }
+      }
+      var pieceTatweels: [Int: Int] = [:]
+      var place = nextPlace
+      while place < places.count, places[place] < piece.upperBound {
+        pieceTatweels[places[place]] = tatweels[place].count
+        place += 1
+      }
+      replacements.append(try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs)
     }
+    // The run's glyphs with each piece's in the place of its own, which must be together in the
+    // run (in either direction), or it is not spliced.
+    let clusterStarts = pieces.map { offsets[$0.lowerBound] }
+    let clusterEnds = pieces.map { offsets[$0.upperBound] }
+    func pieceHolding(_ cluster: Int) -> Int? {
+      var (low, high) = (0, clusterStarts.count)
+      while low < high {
+        let middle = (low + high) / 2
+        if clusterStarts[middle] <= cluster { low = middle + 1 } else { high = middle }
+      }
+      return low > 0 && cluster < clusterEnds[low - 1] ? low - 1 : nil
+    }
+    var spliced = run
+    var glyphs: [ShapedGlyph] = []
+    glyphs.reserveCapacity(run.glyphs.count + replacements.reduce(0) { $0 + $1.count })
+    var placed = [Bool](repeating: false, count: pieces.count)
+    var current: Int?
+    for glyph in run.glyphs {
+      guard let piece = pieceHolding(glyph.cluster) else {
+        current = nil
+        glyphs.append(glyph)
+        continue
+      }
+      if piece == current { continue }
+      guard !placed[piece] else { return nil }
+      placed[piece] = true
+      current = piece
+      glyphs.append(contentsOf: replacements[piece])
+    }
+    guard !placed.contains(false) else { return nil }
+    spliced.glyphs = glyphs
     return spliced
   }
 }

@@ -354,10 +354,10 @@ extension ShapingFont {
     }
     if options.alignment == .justify {
       // Kashida's places, found once a paragraph where a line has Arabic script.
-      var tatweelPlaces: Set<Int>?
-      func safePlaces() -> Set<Int> {
+      var tatweelPlaces: [Bool]?
+      func safePlaces() -> [Bool] {
         if let tatweelPlaces { return tatweelPlaces }
-        let found = self.tatweelPlaces(result, scalarAt: scalarAt)
+        let found = self.tatweelPlaces(result, scalarAt: scalarAt, count: scalars.count)
         tatweelPlaces = found
         return found
       }
@@ -381,7 +381,8 @@ extension ShapingFont {
           let hyphenatedEnd = lines[index].hyphen ? lines[index].range.upperBound : nil
           kashidas = try insertKashidas(
             &lines[index], free: width &- lines[index].visibleAdvance, scalars: scalars, scalarAt: scalarAt,
-            offsets: offsets, hyphenatedEnd: hyphenatedEnd, safePlaces: safePlaces, runFont: runFont(of:)
+            offsets: offsets, options: options, hyphenatedEnd: hyphenatedEnd, safePlaces: safePlaces,
+            runFont: runFont(of:)
           ) { run, font, from, to, tatweels, alone in
             try reshape(
               run, font: font, scalars: scalars, from: from, to: to, offsets: offsets, options: options,
@@ -522,19 +523,14 @@ extension ShapingFont {
     if hyphen != nil {
       text.unicodeScalars.append(runFont.font.nominalGlyph(for: "\u{2010}") != nil ? "\u{2010}" : "-")
     }
-    var runOptions = options
-    runOptions.paragraph = nil
-    runOptions.lineWidth = nil
-    runOptions.direction = run.direction
-    runOptions.script = run.script
-    runOptions.spans = []
-    if run.span != nil { runOptions.language = run.language }
+    var runOptions = Self.reshapeOptions(run, options: options)
     // The context: HarfBuzz keeps five characters of it on each side (`HB_BUFFER_CONTEXT_LENGTH`,
     // 6.0 through 15.0), so no more is made. (The whole paragraph on each side made each reshaped
     // edge cost as much as the paragraph is long.)
     let contextLength = 5
     if alone {
       (runOptions.textBefore, runOptions.textAfter) = ("", "")
+      runOptions.bufferFlags.subtract([.beginningOfText, .endOfText])
     } else {
       runOptions.textBefore =
         start >= contextLength
@@ -574,6 +570,21 @@ extension ShapingFont {
       return glyph
     }
     return piece
+  }
+}
+
+extension ShapingFont {
+  /// The options a run's scalars are shaped again with (`reshape`), but their context, edges and
+  /// features' ranges.
+  static func reshapeOptions(_ run: ShapedRun, options: ShapeOptions) -> ShapeOptions {
+    var runOptions = options
+    runOptions.paragraph = nil
+    runOptions.lineWidth = nil
+    runOptions.direction = run.direction
+    runOptions.script = run.script
+    runOptions.spans = []
+    if run.span != nil { runOptions.language = run.language }
+    return runOptions
   }
 }
 

@@ -345,6 +345,17 @@ extension ShapingFont {
   /// characters).
   static func endsAlone(_ scalar: Unicode.Scalar) -> Bool {
     if (0x21...0x7E).contains(scalar.value) { return true }
+    // (Below U+0700 from a table, as `startsAlone`.)
+    if scalar.value < 0x700 { return endAlone[Int(scalar.value)] }
+    return endsAloneTested(scalar)
+  }
+
+  /// `endsAlone` of the scalars below U+0700.
+  private static let endAlone: [Bool] = (0..<0x700).map {
+    Unicode.Scalar(UInt32($0)).map(endsAloneTested) ?? false
+  }
+
+  static func endsAloneTested(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
     case .format, .control, .surrogate, .unassigned: return false
     default: break

@@ -34,3 +34,26 @@ extension String {
     }
   }
 }
+
+extension [UInt8] {
+  /// Appends the UTF-8 of `scalar` (as `String(utf8Of:)` writes it).
+  mutating func appendUTF8(_ scalar: Unicode.Scalar) {
+    let value = scalar.value
+    switch value {
+    case 0..<0x80:
+      append(UInt8(value))
+    case 0x80..<0x800:
+      append(UInt8(0xC0 | value >> 6))
+      append(UInt8(0x80 | value & 0x3F))
+    case 0x800..<0x10000:
+      append(UInt8(0xE0 | value >> 12))
+      append(UInt8(0x80 | value >> 6 & 0x3F))
+      append(UInt8(0x80 | value & 0x3F))
+    default:
+      append(UInt8(0xF0 | value >> 18))
+      append(UInt8(0x80 | value >> 12 & 0x3F))
+      append(UInt8(0x80 | value >> 6 & 0x3F))
+      append(UInt8(0x80 | value & 0x3F))
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import HarfBuzz
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Speed: many short texts shaped alone with the same options looked up in the shaping cache (see
+// ShapingCache.swift) without a `ShapeResult` each: the table is found once, each text costs its
+// hash and a comparison. A kashida line's pieces (`spliceTatweels`) cost about 26,000
+// instructions each through `shape(_:options:)` when the cache had them (callgrind).
+
+/// Texts shaped alone with one set of options, looked up in the calling thread's shaping cache.
+struct CachedPieces {
+  private let cache: ThreadCache
+  private let table: ThreadCache.Table
+  private let edges: UInt8
+
+  /// Nil where `shape(_:options:)` would not look text shaped with `options` up (options the
+  /// cache does not take, a context, vertical text, or a table the cache has not used yet).
+  /// `options` must set the direction and the script, as the cache would otherwise guess them
+  /// from each text.
+  init?(font: ShapingFont, options: ShapeOptions) {
+    guard options.cacheable, options.paragraph == nil, options.spans.isEmpty, !options.readsMarkup,
+      options.textBefore.isEmpty, options.textAfter.isEmpty, let direction = options.direction,
+      direction.isHorizontal, let script = options.script
+    else { return nil }
+    let cache = ThreadCache.current
+    let table = cache.table(
+      .init(
+        font: font.cacheState.id, options: options, direction: direction, script: script,
+        language: options.language ?? Language.processDefault))
+    guard table.linesSeen > ShapingCache.warmUpLines else { return nil }
+    self.cache = cache
+    self.table = table
+    edges =
+      (options.bufferFlags.contains(.beginningOfText) ? 1 : 0)
+      | (options.bufferFlags.contains(.endOfText) ? 2 : 0)
+  }
+
+  /// The glyphs of `text` shaped alone with the options, clusters from its start in their unit,
+  /// where the cache has them: those `shape(_:options:)` gives.
+  func glyphs(of text: UnsafeBufferPointer<UInt8>) -> [ShapedGlyph]? {
+    guard !text.isEmpty, let stored = table.pieces.find(PieceHash.of(text, edges: edges)),
+      stored.edges == edges,
+      stored.text.count == text.count,
+      stored.text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
+    else { return nil }
+    // Counted as the cache counts a line of one piece found, which its choices follow (whether
+    // to keep pieces, whether lines of one piece come back).
+    cache.counts.pieces += 1
+    cache.counts.hits += 1
+    table.found += 1
+    table.singles += 1
+    table.singlesFound += 1
+    return stored.glyphs
+  }
+}
