@@ -2,6 +2,12 @@ import HarfBuzz
 import SwiftShape
 import SwiftShapeHyphenation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Breaking paragraphs to a width (`ShapeOptions.lineWidth`, `--width`): what finding the breaks,
 /// cutting the shaped runs and reshaping at unsafe edges cost over paragraph shaping alone.
 extension Benchmarks {
@@ -33,6 +39,23 @@ extension Benchmarks {
       return (Measure.cpuTime() - start, made / rounds, reshaped / rounds)
     }
     let rounds = max(1, 2_000 / max(1, lines.count))
+    // For profiling: SWIFTSHAPE_PROFILE_LINES=broken|justified|kashida (on the corpus whose name
+    // contains SWIFTSHAPE_PROFILE_CORPUS, the Persian text by default) runs those lines alone, a
+    // few passes after the warm-up (SWIFTSHAPE_PROFILE_PASSES, 3 by default), and exits: under
+    // callgrind, the instructions a kind costs over `broken`.
+    if let kind = getenv("SWIFTSHAPE_PROFILE_LINES").map({ String(cString: $0) }) {
+      let corpus = getenv("SWIFTSHAPE_PROFILE_CORPUS").map { String(cString: $0) } ?? "fa-"
+      guard name.contains(corpus) else { return [] }
+      let passes = getenv("SWIFTSHAPE_PROFILE_PASSES").flatMap { Int(String(cString: $0)) } ?? 3
+      var profiled = broken
+      if kind != "broken" { profiled.alignment = .justify }
+      profiled.kashida = kind == "kashida" ? .auto : KashidaMode.none
+      if kind == "kashida" { profiled.kashida = .auto }
+      _ = try pass(profiled, rounds: rounds)
+      for _ in 0..<passes { _ = try pass(profiled, rounds: rounds) }
+      print(ShapingCache.statistics)
+      exit(0)
+    }
     _ = try pass(paragraph, rounds: rounds)
     let counts = try pass(broken, rounds: rounds)
     /// Passes of `base` and `other` in alternating order: each pair's times, `base`'s first.

@@ -28,23 +28,33 @@ extension ShapingFont {
   ) throws -> ShapedRun? {
     let joints = cacheState.spaceJoints(font)
     guard joints.isUsable else { return nil }
+    // Pieces shaped alone are looked up in the cache directly where the options let them be
+    // (features over the whole text, which `reshape` passes as they are).
+    var aloneOptions = Self.reshapeOptions(run, options: options)
+    (aloneOptions.textBefore, aloneOptions.textAfter) = ("", "")
+    aloneOptions.bufferFlags.subtract([.beginningOfText, .endOfText])
+    let cached =
+      aloneOptions.features.allSatisfy { $0.start == 0 && $0.end == Feature.globalEnd }
+      ? CachedPieces(font: self, options: aloneOptions) : nil
     // A cut at `index` is exact where the cache would cut there: after spaces, before a
     // character that may follow a space, or before spaces, after one that may precede a space.
+    func allows(_ scalar: Unicode.Scalar) -> UInt8 {
+      if let cached { return cached.allows(scalar) }
+      let glyph = font.nominalGlyph(for: scalar) ?? 0
+      return (Self.startsAlone(scalar) && joints.mayFollowSpace(glyph) ? 1 : 0)
+        | (Self.endsAlone(scalar) && joints.mayPrecedeSpace(glyph) ? 2 : 0)
+    }
     func exactCut(_ index: Int) -> Bool {
       let (before, after) = (scalars[index - 1], scalars[index])
-      if before == " ", after != " " {
-        return Self.startsAlone(after) && joints.mayFollowSpace(font.nominalGlyph(for: after) ?? 0)
-      }
-      if before != " ", after == " " {
-        return Self.endsAlone(before) && joints.mayPrecedeSpace(font.nominalGlyph(for: before) ?? 0)
-      }
+      if before == " ", after != " " { return allows(after) & 1 != 0 }
+      if before != " ", after == " " { return allows(before) & 2 != 0 }
       return false
     }
     // The pieces: around each place, from the exact cut before it to the exact cut after it (the
     // run's edges where there is none), pieces that meet taken together.
-    let places = tatweels.map(\.scalar)
     var pieces: [Range<Int>] = []
-    for place in places {
+    pieces.reserveCapacity(tatweels.count)
+    for (place, _) in tatweels {
       guard place > from, place < to else { return nil }
       var start = place - 1
       while start > from, !exactCut(start) { start -= 1 }
@@ -56,21 +66,18 @@ extension ShapingFont {
         pieces.append(start..<end)
       }
     }
-    // Pieces shaped alone are looked up in the cache directly where the options let them be
-    // (features over the whole text, which `reshape` passes as they are).
-    var aloneOptions = Self.reshapeOptions(run, options: options)
-    (aloneOptions.textBefore, aloneOptions.textAfter) = ("", "")
-    aloneOptions.bufferFlags.subtract([.beginningOfText, .endOfText])
-    let cached =
-      aloneOptions.features.allSatisfy { $0.start == 0 && $0.end == Feature.globalEnd }
-      ? CachedPieces(font: self, options: aloneOptions) : nil
+    let cache = ThreadCache.current
+    let wasShapingPieces = cache.shapingPieces
+    cache.shapingPieces = true
+    defer { cache.shapingPieces = wasShapingPieces }
     let tatweelWidth = options.clusterUnit.width(of: "\u{640}")
     var bytes: [UInt8] = []
     var tatweelStarts: [Int] = []
     var nextPlace = 0
-    // Each piece's glyphs, in the order of the pieces.
-    var replacements: [[ShapedGlyph]] = []
-    replacements.reserveCapacity(pieces.count)
+    // The pieces' glyphs, one piece after the other, and where each piece's end.
+    var replaced: [ShapedGlyph] = []
+    var replacedEnds: [Int] = []
+    replacedEnds.reserveCapacity(pieces.count)
     for piece in pieces {
       // A piece cut at exact cuts on both sides is shaped alone, as the cache shapes its pieces;
       // one at the run's edge, with the paragraph around it as context, unless the run's edge is
@@ -78,7 +85,7 @@ extension ShapingFont {
       let alone =
         (piece.lowerBound > from || (from > 0 && exactCut(from)))
         && (piece.upperBound < to || (to < scalars.count && exactCut(to)))
-      while nextPlace < places.count, places[nextPlace] < piece.lowerBound { nextPlace += 1 }
+      while nextPlace < tatweels.count, tatweels[nextPlace].scalar < piece.lowerBound { nextPlace += 1 }
       if alone, let cached {
         // The piece's UTF-8 with its tatweels, and where each tatweel starts in the cluster unit.
         bytes.removeAll(keepingCapacity: true)
@@ -86,7 +93,7 @@ extension ShapingFont {
         var position = 0
         var place = nextPlace
         for index in piece {
-          if place < places.count, places[place] == index {
+          if place < tatweels.count, tatweels[place].scalar == index {
             for _ in 0..<tatweels[place].count {
               tatweelStarts.append(position)
               bytes.append(0xD9)
@@ -99,42 +106,41 @@ extension ShapingFont {
           position += options.clusterUnit.width(of: scalars[index])
         }
         if let found = bytes.withUnsafeBufferPointer({ cached.glyphs(of: $0) }) {
-          // Clusters back to the paragraph's offsets: less the tatweels before, from the piece's start.
+          // Clusters back to the paragraph's offsets: less the tatweels before, from the
+          // piece's start.
           let base = offsets[piece.lowerBound]
-          replacements.append(
-            found.map { glyph in
-              var glyph = glyph
-              var before = 0
-              while before < tatweelStarts.count, tatweelStarts[before] < glyph.cluster { before += 1 }
-              glyph.cluster += base - before * tatweelWidth
-              return glyph
-            })
+          for var glyph in found {
+            var before = 0
+            while before < tatweelStarts.count, tatweelStarts[before] < glyph.cluster { before += 1 }
+            glyph.cluster += base - before * tatweelWidth
+            replaced.append(glyph)
+          }
+          replacedEnds.append(replaced.count)
           continue
         }
       }
       var pieceTatweels: [Int: Int] = [:]
       var place = nextPlace
-      while place < places.count, places[place] < piece.upperBound {
-        pieceTatweels[places[place]] = tatweels[place].count
+      while place < tatweels.count, tatweels[place].scalar < piece.upperBound {
+        pieceTatweels[tatweels[place].scalar] = tatweels[place].count
         place += 1
       }
-      replacements.append(try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs)
+      replaced += try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs
+      replacedEnds.append(replaced.count)
     }
     // The run's glyphs with each piece's in the place of its own, which must be together in the
     // run (in either direction), or it is not spliced.
-    let clusterStarts = pieces.map { offsets[$0.lowerBound] }
-    let clusterEnds = pieces.map { offsets[$0.upperBound] }
     func pieceHolding(_ cluster: Int) -> Int? {
-      var (low, high) = (0, clusterStarts.count)
+      var (low, high) = (0, pieces.count)
       while low < high {
         let middle = (low + high) / 2
-        if clusterStarts[middle] <= cluster { low = middle + 1 } else { high = middle }
+        if offsets[pieces[middle].lowerBound] <= cluster { low = middle + 1 } else { high = middle }
       }
-      return low > 0 && cluster < clusterEnds[low - 1] ? low - 1 : nil
+      return low > 0 && cluster < offsets[pieces[low - 1].upperBound] ? low - 1 : nil
     }
     var spliced = run
     var glyphs: [ShapedGlyph] = []
-    glyphs.reserveCapacity(run.glyphs.count + replacements.reduce(0) { $0 + $1.count })
+    glyphs.reserveCapacity(run.glyphs.count + replaced.count)
     var placed = [Bool](repeating: false, count: pieces.count)
     var current: Int?
     for glyph in run.glyphs {
@@ -147,7 +153,7 @@ extension ShapingFont {
       guard !placed[piece] else { return nil }
       placed[piece] = true
       current = piece
-      glyphs.append(contentsOf: replacements[piece])
+      glyphs += replaced[(piece == 0 ? 0 : replacedEnds[piece - 1])..<replacedEnds[piece]]
     }
     guard !placed.contains(false) else { return nil }
     spliced.glyphs = glyphs

@@ -16,6 +16,8 @@ struct CachedPieces {
   private let cache: ThreadCache
   private let table: ThreadCache.Table
   private let edges: UInt8
+  private let font: Font
+  private let joints: SpaceJoints
 
   /// Nil where `shape(_:options:)` would not look text shaped with `options` up (options the
   /// cache does not take, a context, vertical text, or a table the cache has not used yet).
@@ -31,13 +33,21 @@ struct CachedPieces {
       .init(
         font: font.cacheState.id, options: options, direction: direction, script: script,
         language: options.language ?? Language.processDefault))
-    guard table.linesSeen > ShapingCache.warmUpLines else { return nil }
+    guard table.linesSeen > ShapingCache.warmUpLines, let joints = table.joints, joints.isUsable else {
+      return nil
+    }
     self.cache = cache
     self.table = table
+    self.font = font.font
+    self.joints = joints
     edges =
       (options.bufferFlags.contains(.beginningOfText) ? 1 : 0)
       | (options.bufferFlags.contains(.endOfText) ? 2 : 0)
   }
+
+  /// What `scalar` allows at a run of spaces: bit 0 a cut after the run when it follows, bit 1 a
+  /// cut before the run when it precedes (`ThreadCache.Table.allows`).
+  func allows(_ scalar: Unicode.Scalar) -> UInt8 { table.allows(scalar, font: font, joints: joints) }
 
   /// The glyphs of `text` shaped alone with the options, clusters from its start in their unit,
   /// where the cache has them: those `shape(_:options:)` gives.

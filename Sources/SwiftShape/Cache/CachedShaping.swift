@@ -32,7 +32,7 @@ extension ShapingFont {
       table = cache.lastTable
     }
     let start = Clock.nanoseconds()
-    if requiredCuts.isEmpty, let table, table.shapesPlainly() {
+    if requiredCuts.isEmpty, !cache.shapingPieces, let table, table.shapesPlainly() {
       try Buffer.withReusable { buffer in
         try shape(text, options: options, in: buffer, into: &result) { add(text, to: $0, options: options) }
       }
@@ -52,7 +52,9 @@ extension ShapingFont {
           text, bytes: $0, options: options, requiredCuts: requiredCuts, cache: cache, into: &result)
       }
     }
-    if done, requiredCuts.isEmpty, cache.lastKey?.font == cacheState.id, let table = cache.lastTable {
+    if done, requiredCuts.isEmpty, !cache.shapingPieces, cache.lastKey?.font == cacheState.id,
+      let table = cache.lastTable
+    {
       table.note(plainly: false, nanoseconds: Clock.nanoseconds() - start, bytes: text.utf8.count)
     }
     return done
@@ -276,24 +278,8 @@ extension ShapingFont {
     beforeSpaces.removeAll(keepingCapacity: true)
     cuts.append(0)
     beforeSpaces.append(false)
-    // What each character allows, worked out once a table (ASCII in an array).
-    func allows(_ scalar: Unicode.Scalar?) -> UInt8 {
-      guard let scalar else { return 0 }
-      if scalar.value < 128, table.asciiRules[Int(scalar.value)] != 0 {
-        return table.asciiRules[Int(scalar.value)]
-      }
-      if scalar.value >= 128, let known = table.rules[scalar.value] { return known }
-      let glyph = font.nominalGlyph(for: scalar) ?? 0
-      let rule: UInt8 =
-        0x80 | (Self.startsAlone(scalar) && joints.mayFollowSpace(glyph) ? 1 : 0)
-        | (Self.endsAlone(scalar) && joints.mayPrecedeSpace(glyph) ? 2 : 0)
-      if scalar.value < 128 {
-        table.asciiRules[Int(scalar.value)] = rule
-      } else {
-        table.rules[scalar.value] = rule
-      }
-      return rule
-    }
+    // What each character allows, worked out once a table.
+    func allows(_ scalar: Unicode.Scalar?) -> UInt8 { table.allows(scalar, font: font, joints: joints) }
     var index = 0
     var nextRequired = 0
     while index < bytes.count {

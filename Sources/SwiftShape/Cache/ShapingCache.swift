@@ -188,10 +188,34 @@ final class ThreadCache: @unchecked Sendable {
 
   final class Table {
     var pieces = PieceTable()
-    /// What each character allows at a run of spaces (`cutPieces`): bit 0 cut after the run when
-    /// it follows, bit 1 cut before it when it precedes, bit 7 worked out.
-    var asciiRules = [UInt8](repeating: 0, count: 128)
+    /// What each character allows at a run of spaces (`allows`): bit 0 cut after the run when it
+    /// follows, bit 1 cut before it when it precedes, bit 7 worked out; below U+0700 (the
+    /// Arabic block's end) in memory of their own, since a class's array is checked for
+    /// exclusive access at each read.
+    let lowRules = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x700)
     var rules: [UInt32: UInt8] = [:]
+
+    init() { lowRules.initialize(repeating: 0, count: 0x700) }
+    deinit { lowRules.deallocate() }
+
+    /// What `scalar` allows at a run of spaces shaped with `font`, whose joints are `joints`
+    /// (see `lowRules`), worked out once a table.
+    func allows(_ scalar: Unicode.Scalar?, font: Font, joints: SpaceJoints) -> UInt8 {
+      guard let scalar else { return 0 }
+      let value = scalar.value
+      if value < 0x700, lowRules[Int(value)] != 0 { return lowRules[Int(value)] }
+      if value >= 0x700, let known = rules[value] { return known }
+      let glyph = font.nominalGlyph(for: scalar) ?? 0
+      let rule: UInt8 =
+        0x80 | (ShapingFont.startsAlone(scalar) && joints.mayFollowSpace(glyph) ? 1 : 0)
+        | (ShapingFont.endsAlone(scalar) && joints.mayPrecedeSpace(glyph) ? 2 : 0)
+      if value < 0x700 {
+        lowRules[Int(value)] = rule
+      } else {
+        rules[value] = rule
+      }
+      return rule
+    }
     var joints: SpaceJoints?
     var linesSeen = 0
     /// Where the table is in its cycle of 4,096 lines, what the lines shaped plainly and through
@@ -285,6 +309,10 @@ final class ThreadCache: @unchecked Sendable {
   var lastSpanFeature: (given: Feature, run: [Feature])?
   /// The counts as others may read them.
   var statistics = ShapingCache.Statistics()
+  /// Whether the text shaped now is a piece of a line shaped again (kashida's): neither timed nor
+  /// shaped plainly by its table's choice, which is made on whole lines. Timed with them, a
+  /// justified Persian paragraph's pieces made its table choose plain shaping for the paragraphs.
+  var shapingPieces = false
 
   struct Registry {
     var live: [ThreadCache] = []
