@@ -73,43 +73,52 @@ extension ShapingFont {
       line.x = baseLevel & 1 == 1 ? width &- line.visibleAdvance : 0
     }
     let lastScalar = line.range.upperBound > 0 ? scalarAt[line.range.upperBound - 1] : -1
-    let hardBreak =
-      lastScalar >= 0 && [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(scalars[lastScalar].value)
+    let hardBreak: Bool
+    switch lastScalar >= 0 ? scalars[lastScalar].value : 0 {
+    case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: hardBreak = true
+    default: hardBreak = false
+    }
     let free = width &- line.visibleAdvance
     guard !isLast, !hardBreak, free > 0, !(line.runs.first?.direction.isVertical ?? true) else {
       ragged()
       return
     }
-    // The places: (run, glyph) of the first glyph of each separator's cluster, else of each
-    // cluster but the line's last visible one; in the text's order.
+    // The places: the first glyph of each separator's cluster, else of each cluster but the
+    // line's last visible one; in the text's order.
     // (The clusters are gathered only for a line without separators: gathering both for every
-    // line cost justifying a tenth more on the English text, counted with callgrind.)
-    var separators: [(cluster: Int, run: Int, glyph: Int)] = []
-    var clusters: [(cluster: Int, run: Int, glyph: Int)] = []
-    for wantsSeparators in [true, false] {
-      for (runIndex, run) in line.runs.enumerated() {
-        // A cluster's glyphs come together in a run: each is taken at its first glyph.
-        var previous = -1
-        for (glyphIndex, glyph) in run.glyphs.enumerated() where glyph.cluster < hanging {
-          guard glyph.cluster != previous else { continue }
-          previous = glyph.cluster
-          let scalar = glyph.cluster < scalarAt.count ? scalarAt[glyph.cluster] : -1
-          let isSeparator = scalar >= 0 && Self.isWordSeparator(scalars[scalar])
-          if wantsSeparators, isSeparator {
-            separators.append((glyph.cluster, runIndex, glyphIndex))
-          } else if !wantsSeparators, !isSeparator {
-            clusters.append((glyph.cluster, runIndex, glyphIndex))
+    // line cost justifying a tenth more on the English text, counted with callgrind. The glyphs
+    // are read through buffer pointers, and the places are a struct's, not a tuple's, whose
+    // arrays look their type up at run time: a third of justifying a Persian line.)
+    var separators: [JustificationPlace] = []
+    var clusters: [JustificationPlace] = []
+    func gather(separators wantsSeparators: Bool) {
+      for runIndex in line.runs.indices {
+        line.runs[runIndex].glyphs.withUnsafeBufferPointer { glyphs in
+          // A cluster's glyphs come together in a run: each is taken at its first glyph.
+          var previous = -1
+          for glyphIndex in glyphs.indices {
+            let cluster = glyphs[glyphIndex].cluster
+            guard cluster < hanging, cluster != previous else { continue }
+            previous = cluster
+            let scalar = cluster < scalarAt.count ? scalarAt[cluster] : -1
+            let isSeparator = scalar >= 0 && Self.isWordSeparator(scalars[scalar])
+            if wantsSeparators, isSeparator {
+              separators.append(JustificationPlace(cluster: cluster, run: runIndex, glyph: glyphIndex))
+            } else if !wantsSeparators, !isSeparator {
+              clusters.append(JustificationPlace(cluster: cluster, run: runIndex, glyph: glyphIndex))
+            }
           }
         }
       }
-      if !separators.isEmpty { break }
     }
+    gather(separators: true)
+    if separators.isEmpty { gather(separators: false) }
     if separators.isEmpty {
       let starts = try clusterStarts()
       clusters.removeAll { !starts.contains($0.cluster) }
     }
-    clusters.sort { $0.cluster < $1.cluster }
-    separators.sort { $0.cluster < $1.cluster }
+    JustificationPlace.sortByCluster(&clusters)
+    JustificationPlace.sortByCluster(&separators)
     let kind: LineFill.Kind = separators.isEmpty ? .characters : .spaces
     // Between clusters: after each but the last in the text's order (before it, for glyphs
     // drawn right to left, which is the same gap).
@@ -128,6 +137,24 @@ extension ShapingFont {
     line.visibleAdvance &+= free
     line.x = 0
     line.fill = LineFill(kind: kind, added: free, places: places.count)
+  }
+
+  /// A place justification widens: the first glyph (`glyph` of run `run`) of a cluster.
+  struct JustificationPlace {
+    var cluster: Int
+    var run: Int
+    var glyph: Int
+
+    /// Sorts `places` by their clusters: reversed where they are in descending order (a line
+    /// of one right-to-left run), else sorted.
+    static func sortByCluster(_ places: inout [JustificationPlace]) {
+      if places.indices.dropFirst().allSatisfy({ places[$0 - 1].cluster <= places[$0].cluster }) { return }
+      if places.indices.dropFirst().allSatisfy({ places[$0 - 1].cluster > places[$0].cluster }) {
+        places.reverse()
+        return
+      }
+      places.sort { $0.cluster < $1.cluster }
+    }
   }
 
   /// Whether justification may widen the character: a word separator (CSS Text's, as browsers

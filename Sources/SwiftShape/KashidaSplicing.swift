@@ -22,7 +22,7 @@ extension ShapingFont {
   /// 1.94 G with the flags from the paragraph's own shaping and the pieces between exact cuts
   /// shaped alone.
   func spliceTatweels(
-    _ run: ShapedRun, tatweels: [(scalar: Int, count: Int)], from: Int, to: Int, scalars: [Unicode.Scalar],
+    _ run: ShapedRun, tatweels: [TatweelPlace], from: Int, to: Int, scalars: [Unicode.Scalar],
     offsets: [Int],
     options: ShapeOptions, reshape: (Int, Int, [Int: Int], Bool) throws -> ShapedRun
   ) throws -> ShapedRun? {
@@ -52,18 +52,25 @@ extension ShapingFont {
     }
     // The pieces: around each place, from the exact cut before it to the exact cut after it (the
     // run's edges where there is none), pieces that meet taken together.
-    var pieces: [Range<Int>] = []
+    // (Of a struct of its own: an array of `Range<Int>` looks its type's metadata up each time
+    // it is made.)
+    struct Piece {
+      var lowerBound: Int
+      var upperBound: Int
+      var indices: Range<Int> { lowerBound..<upperBound }
+    }
+    var pieces: [Piece] = []
     pieces.reserveCapacity(tatweels.count)
-    for (place, _) in tatweels {
+    for place in tatweels.lazy.map(\.scalar) {
       guard place > from, place < to else { return nil }
       var start = place - 1
       while start > from, !exactCut(start) { start -= 1 }
       var end = place + 1
       while end < to, !exactCut(end) { end += 1 }
       if let last = pieces.last, last.upperBound > start {
-        pieces[pieces.count - 1] = last.lowerBound..<max(last.upperBound, end)
+        pieces[pieces.count - 1].upperBound = max(last.upperBound, end)
       } else {
-        pieces.append(start..<end)
+        pieces.append(Piece(lowerBound: start, upperBound: end))
       }
     }
     let cache = ThreadCache.current
@@ -71,7 +78,8 @@ extension ShapingFont {
     cache.shapingPieces = true
     defer { cache.shapingPieces = wasShapingPieces }
     let tatweelWidth = options.clusterUnit.width(of: "\u{640}")
-    var bytes: [UInt8] = []
+    // Room for a piece's UTF-8 and its tatweels (U+0640, two bytes each).
+    var bytes = [UInt8](repeating: 0, count: 64)
     var tatweelStarts: [Int] = []
     var nextPlace = 0
     // The pieces' glyphs, one piece after the other, and where each piece's end.
@@ -87,33 +95,39 @@ extension ShapingFont {
         && (piece.upperBound < to || (to < scalars.count && exactCut(to)))
       while nextPlace < tatweels.count, tatweels[nextPlace].scalar < piece.lowerBound { nextPlace += 1 }
       if alone, let cached {
-        // The piece's UTF-8 with its tatweels, and where each tatweel starts in the cluster unit.
-        bytes.removeAll(keepingCapacity: true)
+        // The piece's UTF-8 with its tatweels, and where each tatweel starts in the cluster unit
+        // (from the piece's start).
+        let base = offsets[piece.lowerBound]
+        let room = piece.indices.count * (4 + 2 * Kashida.maximumPerPlace)
+        if bytes.count < room { bytes = [UInt8](repeating: 0, count: room) }
         tatweelStarts.removeAll(keepingCapacity: true)
-        var position = 0
-        var place = nextPlace
-        for index in piece {
-          if place < tatweels.count, tatweels[place].scalar == index {
-            for _ in 0..<tatweels[place].count {
-              tatweelStarts.append(position)
-              bytes.append(0xD9)
-              bytes.append(0x80)
-              position += tatweelWidth
+        let found = bytes.withUnsafeMutableBufferPointer { buffer in
+          var length = 0
+          var place = nextPlace
+          for index in piece.indices {
+            if place < tatweels.count, tatweels[place].scalar == index {
+              for _ in 0..<tatweels[place].count {
+                tatweelStarts.append(offsets[index] - base + tatweelStarts.count * tatweelWidth)
+                (buffer[length], buffer[length + 1]) = (0xD9, 0x80)
+                length += 2
+              }
+              place += 1
             }
-            place += 1
+            length = UTF8Scalar.encode(scalars[index], into: buffer, at: length)
           }
-          bytes.appendUTF8(scalars[index])
-          position += options.clusterUnit.width(of: scalars[index])
+          return cached.glyphs(of: UnsafeBufferPointer(rebasing: buffer[0..<length]))
         }
-        if let found = bytes.withUnsafeBufferPointer({ cached.glyphs(of: $0) }) {
-          // Clusters back to the paragraph's offsets: less the tatweels before, from the
-          // piece's start.
-          let base = offsets[piece.lowerBound]
-          for var glyph in found {
-            var before = 0
-            while before < tatweelStarts.count, tatweelStarts[before] < glyph.cluster { before += 1 }
-            glyph.cluster += base - before * tatweelWidth
-            replaced.append(glyph)
+        if let found {
+          // Clusters back to the paragraph's offsets: less the tatweels before.
+          let start = replaced.count
+          replaced += found
+          replaced.withUnsafeMutableBufferPointer { glyphs in
+            for index in start..<glyphs.count {
+              let cluster = glyphs[index].cluster
+              var before = 0
+              while before < tatweelStarts.count, tatweelStarts[before] < cluster { before += 1 }
+              glyphs[index].cluster = cluster + base - before * tatweelWidth
+            }
           }
           replacedEnds.append(replaced.count)
           continue
@@ -129,34 +143,43 @@ extension ShapingFont {
       replacedEnds.append(replaced.count)
     }
     // The run's glyphs with each piece's in the place of its own, which must be together in the
-    // run (in either direction), or it is not spliced.
-    func pieceHolding(_ cluster: Int) -> Int? {
-      var (low, high) = (0, pieces.count)
-      while low < high {
-        let middle = (low + high) / 2
-        if offsets[pieces[middle].lowerBound] <= cluster { low = middle + 1 } else { high = middle }
+    // run (in either direction), or it is not spliced. Which piece each of the run's cluster
+    // offsets is in (-1 for none), looked up for each glyph; the glyphs between pieces copied a
+    // stretch at a time. (A binary search over the pieces for each glyph was half the cost of
+    // splicing, callgrind.)
+    let runStart = offsets[from]
+    var pieceAt = [Int32](repeating: -1, count: offsets[to] - runStart)
+    for (index, piece) in pieces.enumerated() {
+      for offset in offsets[piece.lowerBound]..<offsets[piece.upperBound] {
+        pieceAt[offset - runStart] = Int32(index)
       }
-      return low > 0 && cluster < offsets[pieces[low - 1].upperBound] ? low - 1 : nil
     }
-    var spliced = run
     var glyphs: [ShapedGlyph] = []
     glyphs.reserveCapacity(run.glyphs.count + replaced.count)
     var placed = [Bool](repeating: false, count: pieces.count)
-    var current: Int?
-    for glyph in run.glyphs {
-      guard let piece = pieceHolding(glyph.cluster) else {
-        current = nil
-        glyphs.append(glyph)
-        continue
+    let spliced = run.glyphs.withUnsafeBufferPointer { source in
+      var current = -1
+      var kept = 0
+      for index in source.indices {
+        let offset = source[index].cluster - runStart
+        let piece = offset >= 0 && offset < pieceAt.count ? Int(pieceAt[offset]) : -1
+        if piece == current { continue }
+        if current < 0 { glyphs += source[kept..<index] }
+        current = piece
+        if piece < 0 {
+          kept = index
+          continue
+        }
+        guard !placed[piece] else { return false }
+        placed[piece] = true
+        glyphs += replaced[(piece == 0 ? 0 : replacedEnds[piece - 1])..<replacedEnds[piece]]
       }
-      if piece == current { continue }
-      guard !placed[piece] else { return nil }
-      placed[piece] = true
-      current = piece
-      glyphs += replaced[(piece == 0 ? 0 : replacedEnds[piece - 1])..<replacedEnds[piece]]
+      if current < 0 { glyphs += source[kept...] }
+      return true
     }
-    guard !placed.contains(false) else { return nil }
-    spliced.glyphs = glyphs
-    return spliced
+    guard spliced, !placed.contains(false) else { return nil }
+    var result = run
+    result.glyphs = glyphs
+    return result
   }
 }

@@ -12,7 +12,7 @@ import HarfBuzz
 // instructions each through `shape(_:options:)` when the cache had them (callgrind).
 
 /// Texts shaped alone with one set of options, looked up in the calling thread's shaping cache.
-struct CachedPieces {
+final class CachedPieces {
   private let cache: ThreadCache
   private let table: ThreadCache.Table
   private let edges: UInt8

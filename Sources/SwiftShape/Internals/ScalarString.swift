@@ -7,53 +7,38 @@ extension String {
   init(utf8Of scalars: ArraySlice<Unicode.Scalar>) {
     self.init(unsafeUninitializedCapacity: scalars.count * 4) { buffer in
       var count = 0
-      for scalar in scalars {
-        let value = scalar.value
-        switch value {
-        case 0..<0x80:
-          buffer[count] = UInt8(value)
-          count += 1
-        case 0x80..<0x800:
-          buffer[count] = UInt8(0xC0 | value >> 6)
-          buffer[count + 1] = UInt8(0x80 | value & 0x3F)
-          count += 2
-        case 0x800..<0x10000:
-          buffer[count] = UInt8(0xE0 | value >> 12)
-          buffer[count + 1] = UInt8(0x80 | value >> 6 & 0x3F)
-          buffer[count + 2] = UInt8(0x80 | value & 0x3F)
-          count += 3
-        default:
-          buffer[count] = UInt8(0xF0 | value >> 18)
-          buffer[count + 1] = UInt8(0x80 | value >> 12 & 0x3F)
-          buffer[count + 2] = UInt8(0x80 | value >> 6 & 0x3F)
-          buffer[count + 3] = UInt8(0x80 | value & 0x3F)
-          count += 4
-        }
-      }
+      for scalar in scalars { count = UTF8Scalar.encode(scalar, into: buffer, at: count) }
       return count
     }
   }
 }
 
-extension [UInt8] {
-  /// Appends the UTF-8 of `scalar` (as `String(utf8Of:)` writes it).
-  mutating func appendUTF8(_ scalar: Unicode.Scalar) {
+extension UTF8Scalar {
+  /// Writes the UTF-8 of `scalar` into `buffer` at `index` (room for four bytes there); where
+  /// it ends.
+  static func encode(_ scalar: Unicode.Scalar, into buffer: UnsafeMutableBufferPointer<UInt8>, at index: Int)
+    -> Int
+  {
     let value = scalar.value
     switch value {
     case 0..<0x80:
-      append(UInt8(value))
+      buffer[index] = UInt8(value)
+      return index + 1
     case 0x80..<0x800:
-      append(UInt8(0xC0 | value >> 6))
-      append(UInt8(0x80 | value & 0x3F))
+      buffer[index] = UInt8(0xC0 | value >> 6)
+      buffer[index + 1] = UInt8(0x80 | value & 0x3F)
+      return index + 2
     case 0x800..<0x10000:
-      append(UInt8(0xE0 | value >> 12))
-      append(UInt8(0x80 | value >> 6 & 0x3F))
-      append(UInt8(0x80 | value & 0x3F))
+      buffer[index] = UInt8(0xE0 | value >> 12)
+      buffer[index + 1] = UInt8(0x80 | value >> 6 & 0x3F)
+      buffer[index + 2] = UInt8(0x80 | value & 0x3F)
+      return index + 3
     default:
-      append(UInt8(0xF0 | value >> 18))
-      append(UInt8(0x80 | value >> 12 & 0x3F))
-      append(UInt8(0x80 | value >> 6 & 0x3F))
-      append(UInt8(0x80 | value & 0x3F))
+      buffer[index] = UInt8(0xF0 | value >> 18)
+      buffer[index + 1] = UInt8(0x80 | value >> 12 & 0x3F)
+      buffer[index + 2] = UInt8(0x80 | value >> 6 & 0x3F)
+      buffer[index + 3] = UInt8(0x80 | value & 0x3F)
+      return index + 4
     }
   }
 }
