@@ -39,18 +39,17 @@ extension Benchmarks {
       return (Measure.cpuTime() - start, made / rounds, reshaped / rounds)
     }
     let rounds = max(1, 2_000 / max(1, lines.count))
-    // For profiling: SWIFTSHAPE_PROFILE_LINES=broken|justified|kashida (on the corpus whose name
+    // For profiling: SWIFTSHAPE_PROFILE_LINES=paragraph|broken|justified|kashida (on the corpus whose name
     // contains SWIFTSHAPE_PROFILE_CORPUS, the Persian text by default) runs those lines alone, a
     // few passes after the warm-up (SWIFTSHAPE_PROFILE_PASSES, 3 by default), and exits: under
-    // callgrind, the instructions a kind costs over `broken`.
+    // callgrind, the instructions a kind costs over `broken` (or `broken` over `paragraph`, unbroken).
     if let kind = getenv("SWIFTSHAPE_PROFILE_LINES").map({ String(cString: $0) }) {
       let corpus = getenv("SWIFTSHAPE_PROFILE_CORPUS").map { String(cString: $0) } ?? "fa-"
       guard name.contains(corpus) else { return [] }
       let passes = getenv("SWIFTSHAPE_PROFILE_PASSES").flatMap { Int(String(cString: $0)) } ?? 3
-      var profiled = broken
-      if kind != "broken" { profiled.alignment = .justify }
+      var profiled = kind == "paragraph" ? paragraph : broken
+      if kind == "justified" || kind == "kashida" { profiled.alignment = .justify }
       profiled.kashida = kind == "kashida" ? .auto : KashidaMode.none
-      if kind == "kashida" { profiled.kashida = .auto }
       _ = try pass(profiled, rounds: rounds)
       for _ in 0..<passes { _ = try pass(profiled, rounds: rounds) }
       print(ShapingCache.statistics)

@@ -90,7 +90,8 @@ enum Kashida {
     }
   }
 
-  /// Takes HarfBuzz's tatweel flag off a result's glyphs (its runs' and its lines').
+  /// Takes HarfBuzz's tatweel flag off a result's glyphs (its runs' and its lines'): a result
+  /// of `breakLines`, whose runs are its lines' runs.
   static func removeFlags(from result: inout ShapeResult) {
     // (Through buffer pointers, a run written only where it has the flag: a glyph at a time
     // through the arrays, 3,600 instructions a Persian paragraph, callgrind.)
@@ -105,16 +106,21 @@ enum Kashida {
         }
       }
     }
-    clear(&result.runs)
-    if var lines = result.lines {
-      result.lines = nil
-      for line in lines.indices { clear(&lines[line].runs) }
-      result.lines = lines
+    // A broken paragraph's runs are its lines' (`breakLines`), the same glyphs: the lines'
+    // are cleared alone, in place, and the runs made of them again.
+    guard var lines = result.lines, !lines.isEmpty else {
+      clear(&result.runs)
+      return
     }
+    result.lines = nil
+    result.runs = []
+    for line in lines.indices { clear(&lines[line].runs) }
+    result.runs = lines.flatMap(\.runs)
+    result.lines = lines
   }
 
   /// Whether a scalar is a letter of a word (not a space or punctuation), for the word a place is in.
-  static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+  @inline(__always) static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
     // Speed: the scalars up to the Arabic block from a table; asked of Swift's properties each
     // time, they were 5% of the Persian text's kashida lines (callgrind).
     if scalar.value < 0x700 { return wordScalars[Int(scalar.value)] }
@@ -181,17 +187,19 @@ extension ShapingFont {
       guard from >= 0, to > from else { continue }
       // The places HarfBuzz flags, by the scalar their cluster starts at.
       let safe = safePlaces()
-      // One place a word: its best.
+      // One place a word: its best. (Whether each scalar is a word's, once a scalar; asked of
+      // `isWordScalar` twice a scalar through its lazily made table, it was half of placing.)
       var best: Place?
+      var previousIsWord = from > 0 && Kashida.isWordScalar(scalars[from - 1])
       for scalar in from..<to {
-        if !Kashida.isWordScalar(scalars[scalar]) {
+        let isWord = Kashida.isWordScalar(scalars[scalar])
+        defer { previousIsWord = isWord }
+        if !isWord {
           if let chosen = best { places.append(chosen) }
           best = nil
           continue
         }
-        guard scalar > from, safe[scalar], Kashida.isWordScalar(scalars[scalar - 1]) else {
-          continue
-        }
+        guard scalar > from, safe[scalar], previousIsWord else { continue }
         let priority = Kashida.priority(after: scalars[scalar - 1], before: scalars[scalar])
         if best == nil || priority <= best!.priority {
           best = Place(run: index, scalar: scalar, priority: priority)
