@@ -61,6 +61,10 @@ extension ShapingFont {
       var lowerBound: Int
       var upperBound: Int
       var indices: Range<Int> { lowerBound..<upperBound }
+      /// What its glyphs' clusters are moved by, and where its tatweels' starts end in
+      /// `tatweelStarts` (they begin where the piece before's end).
+      var base = 0
+      var startsEnd = 0
     }
     var pieces: [Piece] = []
     pieces.reserveCapacity(tatweels.count)
@@ -83,13 +87,15 @@ extension ShapingFont {
     let tatweelWidth = options.clusterUnit.width(of: "\u{640}")
     // Room for a piece's UTF-8 and its tatweels (U+0640, two bytes each).
     var bytes = [UInt8](repeating: 0, count: 64)
+    // Each piece's glyphs: the cache's (clusters from the piece's start, its tatweels among them)
+    // or those `reshape` gave (clusters the paragraph's); where each tatweel starts, in the
+    // cluster unit from its piece's start, the pieces' one after the other.
+    var pieceGlyphs: [[ShapedGlyph]] = []
+    pieceGlyphs.reserveCapacity(pieces.count)
     var tatweelStarts: [Int] = []
     var nextPlace = 0
-    // The pieces' glyphs, one piece after the other, and where each piece's end.
-    var replaced: [ShapedGlyph] = []
-    var replacedEnds: [Int] = []
-    replacedEnds.reserveCapacity(pieces.count)
-    for piece in pieces {
+    for pieceIndex in pieces.indices {
+      let piece = pieces[pieceIndex]
       // A piece cut at exact cuts on both sides is shaped alone, as the cache shapes its pieces;
       // one at the run's edge, with the paragraph around it as context, unless the run's edge is
       // such a cut too.
@@ -98,19 +104,19 @@ extension ShapingFont {
         && (piece.upperBound < to || (to < scalars.count && exactCut(to)))
       while nextPlace < tatweels.count, tatweels[nextPlace].scalar < piece.lowerBound { nextPlace += 1 }
       if alone, let cached {
-        // The piece's UTF-8 with its tatweels, and where each tatweel starts in the cluster unit
-        // (from the piece's start).
+        // The piece's UTF-8 with its tatweels, and where each tatweel starts.
         let base = offsets[piece.lowerBound]
         let room = piece.indices.count * (4 + 2 * Kashida.maximumPerPlace)
         if bytes.count < room { bytes = [UInt8](repeating: 0, count: room) }
-        tatweelStarts.removeAll(keepingCapacity: true)
+        let startsBegin = tatweelStarts.count
         let found = bytes.withUnsafeMutableBufferPointer { buffer in
           var length = 0
           var place = nextPlace
           for index in piece.indices {
             if place < tatweels.count, tatweels[place].scalar == index {
               for _ in 0..<tatweels[place].count {
-                tatweelStarts.append(offsets[index] - base + tatweelStarts.count * tatweelWidth)
+                tatweelStarts.append(
+                  offsets[index] - base + (tatweelStarts.count - startsBegin) * tatweelWidth)
                 (buffer[length], buffer[length + 1]) = (0xD9, 0x80)
                 length += 2
               }
@@ -121,20 +127,12 @@ extension ShapingFont {
           return cached.glyphs(of: UnsafeBufferPointer(rebasing: buffer[0..<length]))
         }
         if let found {
-          // Clusters back to the paragraph's offsets: less the tatweels before.
-          let start = replaced.count
-          replaced += found
-          replaced.withUnsafeMutableBufferPointer { glyphs in
-            for index in start..<glyphs.count {
-              let cluster = glyphs[index].cluster
-              var before = 0
-              while before < tatweelStarts.count, tatweelStarts[before] < cluster { before += 1 }
-              glyphs[index].cluster = cluster + base - before * tatweelWidth
-            }
-          }
-          replacedEnds.append(replaced.count)
+          pieceGlyphs.append(found)
+          pieces[pieceIndex].base = base
+          pieces[pieceIndex].startsEnd = tatweelStarts.count
           continue
         }
+        tatweelStarts.removeLast(tatweelStarts.count - startsBegin)
       }
       var pieceTatweels: [Int: Int] = [:]
       var place = nextPlace
@@ -142,14 +140,16 @@ extension ShapingFont {
         pieceTatweels[tatweels[place].scalar] = tatweels[place].count
         place += 1
       }
-      replaced += try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs
-      replacedEnds.append(replaced.count)
+      pieceGlyphs.append(try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs)
+      pieces[pieceIndex].startsEnd = tatweelStarts.count
     }
     // The run's glyphs with each piece's in the place of its own, which must be together in the
     // run (in either direction), or it is not spliced. Which piece each of the run's cluster
     // offsets is in (-1 for none), looked up for each glyph; the glyphs between pieces copied a
-    // stretch at a time. (A binary search over the pieces for each glyph was half the cost of
-    // splicing, callgrind.)
+    // stretch at a time, and each piece's with its clusters moved back to the paragraph's (less
+    // the tatweels before), into an array made once. (A binary search over the pieces for each
+    // glyph was half the cost of splicing, and appending a piece's glyphs 500 instructions a
+    // piece, callgrind.)
     let runStart = offsets[from]
     var pieceAt = [Int32](repeating: -1, count: offsets[to] - runStart)
     for (index, piece) in pieces.enumerated() {
@@ -157,28 +157,50 @@ extension ShapingFont {
         pieceAt[offset - runStart] = Int32(index)
       }
     }
-    var glyphs: [ShapedGlyph] = []
-    glyphs.reserveCapacity(run.glyphs.count + replaced.count)
     var placed = [Bool](repeating: false, count: pieces.count)
-    let spliced = run.glyphs.withUnsafeBufferPointer { source in
-      var current = -1
-      var kept = 0
-      for index in source.indices {
-        let offset = source[index].cluster - runStart
-        let piece = offset >= 0 && offset < pieceAt.count ? Int(pieceAt[offset]) : -1
-        if piece == current { continue }
-        if current < 0 { glyphs += source[kept..<index] }
-        current = piece
-        if piece < 0 {
-          kept = index
-          continue
+    var spliced = true
+    let capacity = pieceGlyphs.reduce(run.glyphs.count) { $0 + $1.count }
+    let glyphs = [ShapedGlyph](unsafeUninitializedCapacity: capacity) { out, count in
+      var written = 0
+      run.glyphs.withUnsafeBufferPointer { source in
+        func keep(_ range: Range<Int>) {
+          guard !range.isEmpty else { return }
+          (out.baseAddress! + written).initialize(
+            from: source.baseAddress! + range.lowerBound, count: range.count)
+          written += range.count
         }
-        guard !placed[piece] else { return false }
-        placed[piece] = true
-        glyphs += replaced[(piece == 0 ? 0 : replacedEnds[piece - 1])..<replacedEnds[piece]]
+        var current = -1
+        var kept = 0
+        for index in source.indices {
+          let offset = source[index].cluster - runStart
+          let piece = offset >= 0 && offset < pieceAt.count ? Int(pieceAt[offset]) : -1
+          if piece == current { continue }
+          if current < 0 { keep(kept..<index) }
+          current = piece
+          if piece < 0 {
+            kept = index
+            continue
+          }
+          guard !placed[piece] else {
+            spliced = false
+            break
+          }
+          placed[piece] = true
+          let base = pieces[piece].base
+          let starts = (piece == 0 ? 0 : pieces[piece - 1].startsEnd)..<pieces[piece].startsEnd
+          pieceGlyphs[piece].withUnsafeBufferPointer { glyphs in
+            for var glyph in glyphs {
+              var before = starts.lowerBound
+              while before < starts.upperBound, tatweelStarts[before] < glyph.cluster { before += 1 }
+              glyph.cluster += base - (before - starts.lowerBound) * tatweelWidth
+              (out.baseAddress! + written).initialize(to: glyph)
+              written += 1
+            }
+          }
+        }
+        if spliced, current < 0 { keep(kept..<source.count) }
       }
-      if current < 0 { glyphs += source[kept...] }
-      return true
+      count = written
     }
     guard spliced, !placed.contains(false) else { return nil }
     var result = run
