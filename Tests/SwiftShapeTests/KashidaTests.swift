@@ -103,6 +103,38 @@ struct KashidaTests {
     #expect(lines.dropLast().contains { $0.fill?.kind == .spaces })
   }
 
+  /// Kashida lines shaped through the shaping cache (their pieces looked up in it directly once
+  /// its table is in use, `CachedPieces`) are those shaped without it: both fonts, three widths,
+  /// the three cluster units (tatweels' clusters are moved back in each), paragraphs of the same
+  /// words in other orders so that pieces come back.
+  @Test(arguments: ["NotoSansArabic-Subset.ttf", "Amiri-Subset.ttf"])
+  func theCacheChangesNoKashidaLine(file: String) throws {
+    let font = try ShapingFont(
+      file: file.hasPrefix("Amiri") ? "\(Paths.fixtures)/kashida/\(file)" : Paths.font(file))
+    let words = ["سلام", "عليكم", "مرحبا", "بالعالم", "كتاب"]
+    let paragraphs = (0..<12).map { seed in
+      (0..<10).map { words[($0 * 7 + seed * 3) % words.count] }.joined(separator: " ")
+    }
+    var kashidaLines = 0
+    for unit in [ClusterUnit.unicodeScalars, .utf8, .utf16] {
+      for width in [Int32(2500), 4000, 6000] {
+        var options = ShapeOptions()
+        options.paragraph = .auto
+        options.lineWidth = width
+        options.alignment = .justify
+        options.clusterUnit = unit
+        var plain = options
+        plain.usesCache = false
+        for paragraph in paragraphs {
+          let cached = try font.shape(paragraph, options: options)
+          #expect(cached == (try font.shape(paragraph, options: plain)), "\(unit) \(width): \(paragraph)")
+          kashidaLines += cached.lines?.filter { !($0.fill?.kashidas ?? []).isEmpty }.count ?? 0
+        }
+      }
+    }
+    #expect(kashidaLines > 50)
+  }
+
   /// The Persian text of the benchmark corpus (its first 200 paragraphs) justified at 40 em in
   /// Amiri: each line of one run that took tatweels is, glyph for glyph (IDs, clusters, offsets,
   /// flags; advances but the spaces'), its text with the tatweels written in, shaped alone with
