@@ -123,7 +123,7 @@ enum Kashida {
   @inline(__always) static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
     // Speed: the scalars up to the Arabic block from a table; asked of Swift's properties each
     // time, they were 5% of the Persian text's kashida lines (callgrind).
-    if scalar.value < 0x700 { return wordScalars[Int(scalar.value)] }
+    if let known = wordScalars[scalar] { return known }
     // (The joiners, frequent in Persian, without the property lookup.)
     if scalar.value == 0x200C || scalar.value == 0x200D { return true }
     return hasWordCategory(scalar)
@@ -136,10 +136,7 @@ enum Kashida {
     }
   }
 
-  /// `isWordScalar` of the scalars below U+0700.
-  private static let wordScalars: [Bool] = (0..<0x700).map {
-    Unicode.Scalar(UInt32($0)).map(hasWordCategory) ?? false
-  }
+  private static let wordScalars = ScalarTable(hasWordCategory)
 }
 
 /// Tatweels to write before a scalar (its index in the paragraph).

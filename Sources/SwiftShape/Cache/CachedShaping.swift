@@ -333,15 +333,10 @@ extension ShapingFont {
   /// characters).
   static func endsAlone(_ scalar: Unicode.Scalar) -> Bool {
     if (0x21...0x7E).contains(scalar.value) { return true }
-    // (Below U+0700 from a table, as `startsAlone`.)
-    if scalar.value < 0x700 { return endAlone[Int(scalar.value)] }
-    return endsAloneTested(scalar)
+    return endAlone[scalar] ?? endsAloneTested(scalar)
   }
 
-  /// `endsAlone` of the scalars below U+0700.
-  private static let endAlone: [Bool] = (0..<0x700).map {
-    Unicode.Scalar(UInt32($0)).map(endsAloneTested) ?? false
-  }
+  private static let endAlone = ScalarTable(endsAloneTested)
 
   static func endsAloneTested(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
@@ -360,15 +355,11 @@ extension ShapingFont {
   /// a Hangul vowel or final jamo, or an unassigned code point.
   static func startsAlone(_ scalar: Unicode.Scalar) -> Bool {
     if (0x21...0x7E).contains(scalar.value) { return true }
-    // (Below U+0700 from a table: the test below makes a string.)
-    if scalar.value < 0x700 { return startAlone[Int(scalar.value)] }
-    return startsAloneTested(scalar)
+    // (The test makes a string.)
+    return startAlone[scalar] ?? startsAloneTested(scalar)
   }
 
-  /// `startsAlone` of the scalars below U+0700.
-  private static let startAlone: [Bool] = (0..<0x700).map {
-    Unicode.Scalar(UInt32($0)).map(startsAloneTested) ?? false
-  }
+  private static let startAlone = ScalarTable(startsAloneTested)
 
   static func startsAloneTested(_ scalar: Unicode.Scalar) -> Bool {
     let properties = scalar.properties
