@@ -15,7 +15,7 @@ extension ShapingFont {
   ///   visual order (rule L2).
   func breakLines(_ result: inout ShapeResult, options: ShapeOptions, width: Int32) throws {
     let text = result.text
-    let scalars = Array(text.unicodeScalars)
+    let scalars = [Unicode.Scalar](scalarsOf: text)
     let count = scalars.count
     guard count > 0, let baseLevel = result.baseLevel else {
       result.lines = []
@@ -38,16 +38,21 @@ extension ShapingFont {
     }
 
     // Where each scalar starts in the cluster unit, and the scalar at each offset.
-    var offsets: [Int] = []
-    offsets.reserveCapacity(count + 1)
+    // (These arrays of a scalar or a glyph each are written through buffer pointers: appended
+    // to and indexed, their checks were a third of breaking a Persian paragraph, callgrind.)
     var position = 0
-    for scalar in scalars {
-      offsets.append(position)
-      position += options.clusterUnit.width(of: scalar)
+    let offsets = [Int](unsafeUninitializedCapacity: count + 1) { offsets, made in
+      for (index, scalar) in scalars.enumerated() {
+        offsets[index] = position
+        position += options.clusterUnit.width(of: scalar)
+      }
+      offsets[count] = position
+      made = count + 1
     }
-    offsets.append(position)
     var scalarAt = [Int](repeating: -1, count: position + 1)
-    for (index, offset) in offsets.enumerated() { scalarAt[offset] = index }
+    scalarAt.withUnsafeMutableBufferPointer { scalarAt in
+      for (index, offset) in offsets.enumerated() { scalarAt[offset] = index }
+    }
     // With spans: their fonts, for the runs that have them, and their features, for the edges
     // shaped again (as `shapeParagraph` shaped the runs).
     var options = options
@@ -74,18 +79,34 @@ extension ShapingFont {
     var startsCluster = [Bool](repeating: false, count: count + 1)
     var unsafe = [Bool](repeating: false, count: count + 1)
     startsCluster[count] = true
-    for run in logical {
-      for glyph in run.glyphs {
-        let scalar = glyph.cluster <= position ? scalarAt[glyph.cluster] : -1
-        guard scalar >= 0, scalar < count else { continue }
-        advance[scalar] &+= vertical ? -glyph.yAdvance : glyph.xAdvance
-        startsCluster[scalar] = true
-        if glyph.flags.contains(.unsafeToBreak) { unsafe[scalar] = true }
+    let unsafeToBreak = GlyphFlags.unsafeToBreak
+    advance.withUnsafeMutableBufferPointer { advance in
+      startsCluster.withUnsafeMutableBufferPointer { startsCluster in
+        unsafe.withUnsafeMutableBufferPointer { unsafe in
+          scalarAt.withUnsafeBufferPointer { scalarAt in
+            for run in logical {
+              run.glyphs.withUnsafeBufferPointer { glyphs in
+                for glyph in glyphs {
+                  let scalar = glyph.cluster <= position ? scalarAt[glyph.cluster] : -1
+                  guard scalar >= 0, scalar < count else { continue }
+                  advance[scalar] &+= vertical ? -glyph.yAdvance : glyph.xAdvance
+                  startsCluster[scalar] = true
+                  if glyph.flags.contains(unsafeToBreak) { unsafe[scalar] = true }
+                }
+              }
+            }
+          }
+          for index in 0...count where !startsCluster[index] { unsafe[index] = true }
+        }
       }
     }
-    for index in 0...count where !startsCluster[index] { unsafe[index] = true }
-    var prefix = [Int64](repeating: 0, count: count + 1)
-    for index in 0..<count { prefix[index + 1] = prefix[index] + Int64(advance[index]) }
+    let prefix = [Int64](unsafeUninitializedCapacity: count + 1) { prefix, made in
+      prefix[0] = 0
+      advance.withUnsafeBufferPointer { advance in
+        for index in 0..<count { prefix[index + 1] = prefix[index] + Int64(advance[index]) }
+      }
+      made = count + 1
+    }
     /// The width of scalars `a..<b` without the whitespace at its end.
     func visibleWidth(_ a: Int, _ b: Int) -> Int64 {
       var end = b
@@ -222,6 +243,8 @@ extension ShapingFont {
     let ownExtents = font.extents(for: .leftToRight)
     // Each line's runs: the paragraph's runs cut at the line's edges, its trailing whitespace at
     // the paragraph level, reshaped next to an unsafe edge.
+    // Whether each run's clusters go one way, its line's parts then found by binary search.
+    let monotone = logical.map { $0.glyphs.clustersAreMonotone(ascending: $0.direction != .rightToLeft) }
     func makeLine(_ range: Range<Int>, top: Int32) throws -> (line: ShapedLine, gap: Int32, reshaped: Int) {
       let trailing = trailingStart(range)
       let unsafeStart = range.lowerBound > 0 && unsafe[range.lowerBound]
@@ -233,8 +256,13 @@ extension ShapingFont {
       let hyphenWord = range.upperBound < count ? hyphenAt[range.upperBound] : nil
       let hyphenated = softHyphen || hyphenWord != nil
       var pieces: [ShapedRun] = []
-      for run in logical {
+      for (runIndex, run) in logical.enumerated() {
         guard let runRange = run.range else { continue }
+        func glyphs(in clusters: Range<Int>) -> [ShapedGlyph] {
+          monotone[runIndex]
+            ? run.glyphs.glyphs(in: clusters, ascending: run.direction != .rightToLeft)
+            : run.glyphs.filter { clusters.contains($0.cluster) }
+        }
         let runStart = scalarAt[runRange.lowerBound]
         let runEnd = scalarAt[runRange.upperBound]
         let a = max(runStart, range.lowerBound)
@@ -256,7 +284,7 @@ extension ShapingFont {
             // Only the word's part is shaped again, where its start is safe to break.
             let low = offsets[pieceStart]
             let high = offsets[word]
-            let kept = run.glyphs.filter { $0.cluster >= low && $0.cluster < high }
+            let kept = glyphs(in: low..<high)
             let part = try reshape(
               run, font: runFont(of: run), scalars: scalars, from: word, to: pieceEnd, offsets: offsets,
               options: options, hyphen: .appended)
@@ -268,7 +296,7 @@ extension ShapingFont {
           } else {
             let low = offsets[pieceStart]
             let high = offsets[pieceEnd]
-            piece.glyphs = run.glyphs.filter { $0.cluster >= low && $0.cluster < high }
+            piece.glyphs = glyphs(in: low..<high)
           }
           piece.range = offsets[pieceStart]..<offsets[pieceEnd]
           if level != piece.level {
@@ -407,64 +435,9 @@ extension ShapingFont {
     result.reshapedEdges = reshaped
   }
 
-  /// Speed: a paragraph that fits the width whole, with no hard break inside and no trailing
-  /// whitespace whose level rule L1 changes, is one line of the runs as they are, found without
-  /// the arrays and the break iterator `breakLines` uses (60% of the English text's paragraphs at
-  /// 40 ems: breaking the text cost 1.29× paragraph shaping alone before, 1.22× after). Nil for
-  /// any other paragraph.
-  private func singleLine(
-    _ result: ShapeResult, scalars: [Unicode.Scalar], whitespace: [Bool], options: ShapeOptions, width: Int32
-  ) -> ShapedLine? {
-    guard let baseLevel = result.baseLevel, !(result.runs.first?.direction.isVertical ?? true) else {
-      return nil
-    }
-    for scalar in scalars.dropLast() {
-      switch scalar.value {
-      case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return nil
-      default: continue
-      }
-    }
-    // Where the trailing whitespace starts, in the cluster unit.
-    var length = 0
-    var hanging = 0
-    var trailing = scalars.count
-    while trailing > 0, whitespace[trailing - 1] { trailing -= 1 }
-    for (index, scalar) in scalars.enumerated() {
-      if index == trailing { hanging = length }
-      length += options.clusterUnit.width(of: scalar)
-    }
-    if trailing == scalars.count { hanging = length }
-    var total: Int32 = 0
-    var visible: Int32 = 0
-    // The extents of the line's fonts, as `breakLines` takes them.
-    var ascent = font.extents(for: .leftToRight)
-    if result.runs.allSatisfy(\.isFallback) { (ascent.ascender, ascent.descender) = (0, 0) }
-    for run in result.runs {
-      if let range = run.range, range.upperBound > hanging, run.level != baseLevel { return nil }
-      for glyph in run.glyphs {
-        total &+= glyph.xAdvance
-        if glyph.cluster < hanging { visible &+= glyph.xAdvance }
-      }
-      if run.isFallback {
-        guard let runFont = fallback?.font(file: run.font.file, faceIndex: run.font.faceIndex, for: self)
-        else {
-          return nil
-        }
-        let extents = runFont.font.extents(for: .leftToRight)
-        ascent.ascender = max(ascent.ascender, extents.ascender)
-        ascent.descender = min(ascent.descender, extents.descender)
-      }
-    }
-    guard visible <= width else { return nil }
-    let x = lineStart(visible: visible, width: width, baseLevel: baseLevel, alignment: options.alignment)
-    return ShapedLine(
-      range: 0..<length, advance: total, visibleAdvance: visible, ascent: ascent.ascender,
-      descent: -ascent.descender, baseline: ascent.ascender, x: x, runs: result.runs)
-  }
-
   /// Where a line of `visible` advance starts in `width`, by the alignment (start and end follow the
   /// paragraph's direction).
-  private func lineStart(visible: Int32, width: Int32, baseLevel: UInt8, alignment: LineAlignment) -> Int32 {
+  func lineStart(visible: Int32, width: Int32, baseLevel: UInt8, alignment: LineAlignment) -> Int32 {
     let free = width &- visible
     let rightToLeft = baseLevel & 1 == 1
     switch alignment {

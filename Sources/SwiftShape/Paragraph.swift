@@ -68,14 +68,14 @@ extension ShapingFont {
       result.baseLevel = 0
       result.spans = options.spans
       if result.runs.contains(where: { $0.glyphs.contains { $0.id == 0 } }) {
-        let scalars = Array(text.unicodeScalars)
+        let scalars = [Unicode.Scalar](scalarsOf: text)
         result.missingCharacters = missingCharacters(
           scalars, runs: [TextRun(range: 0..<scalars.count, level: 0, script: "")], shaped: result.runs,
           options: options, text: text)
       }
       return
     }
-    let scalars = Array(text.unicodeScalars)
+    let scalars = [Unicode.Scalar](scalarsOf: text)
     var options = options
     let styles: SpanStyles?
     if options.spans.isEmpty {

@@ -547,7 +547,7 @@ extension ShapingFont {
     return { [self] run in
       guard run.span != nil, !options.spans.isEmpty, let start = run.range?.lowerBound else { return nil }
       if resolved == nil {
-        let scalars = Array(result.text.unicodeScalars)
+        let scalars = [Unicode.Scalar](scalarsOf: result.text)
         let offsets = ShapingFont.offsets(of: scalars, in: options.clusterUnit)
         resolved = .some(
           (try? SpanStyles(

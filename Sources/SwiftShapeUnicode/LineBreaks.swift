@@ -48,13 +48,21 @@ extension BidiParagraph {
   /// - Throws: `UnicodeAlgorithmError` when ICU fails.
   public static func trailingWhitespace(_ scalars: [Unicode.Scalar]) throws -> [Bool] {
     guard !scalars.isEmpty else { return [] }
-    var flags = [UInt8](repeating: 0, count: scalars.count)
-    let status = scalars.withUnsafeBufferPointer { buffer in
-      buffer.withMemoryRebound(to: UInt32.self) { text in
-        swiftshape_line_end_whitespace(text.baseAddress, Int32(scalars.count), &flags)
+    // (The C function writes 0 or 1 a scalar, a `Bool`'s own bytes: no second array.)
+    var status: Int32 = 0
+    let flags = [Bool](unsafeUninitializedCapacity: scalars.count) { flags, count in
+      status = scalars.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: UInt32.self) { text in
+          UnsafeMutableRawPointer(flags.baseAddress!).withMemoryRebound(
+            to: UInt8.self, capacity: scalars.count
+          ) {
+            swiftshape_line_end_whitespace(text.baseAddress, Int32(scalars.count), $0)
+          }
+        }
       }
+      count = status == 0 ? scalars.count : 0
     }
     guard status == 0 else { throw UnicodeAlgorithmError(status, "reading bidi classes") }
-    return flags.map { $0 != 0 }
+    return flags
   }
 }

@@ -281,12 +281,17 @@ struct KashidaTests {
   }
 
   /// The strings a line's pieces are shaped again from, written as UTF-8 directly: one to four
-  /// bytes a scalar, as Swift's own encoding gives.
+  /// bytes a scalar, as Swift's own encoding gives; and a paragraph's scalars, read from its UTF-8
+  /// directly, as its `unicodeScalars` gives them.
   @Test func scalarsToStrings() {
     let text = "a\u{7F}\u{80}é\u{7FF}\u{800}€\u{FFFF}\u{10000}😀\u{10FFFF}سلام"
     let scalars = Array(text.unicodeScalars)
     #expect(String(utf8Of: scalars[...]) == text)
     #expect(String(utf8Of: scalars[2..<5]) == "\u{80}é\u{7FF}")
     #expect(String(utf8Of: scalars[0..<0]).isEmpty)
+    // And back: each length of UTF-8, a bridged-looking substring, nothing.
+    #expect([Unicode.Scalar](scalarsOf: text) == scalars)
+    #expect([Unicode.Scalar](scalarsOf: String(text.dropFirst(3))) == Array(scalars.dropFirst(3)))
+    #expect([Unicode.Scalar](scalarsOf: "").isEmpty)
   }
 }
