@@ -9,7 +9,9 @@ Glyphs are boxes of different widths; the features are
 - liga: x space y is one ligature (a ligature across a space);
 - calt: o before a space and z becomes o.alt (a context across a space); the space before b
   becomes space.alt (the font substitutes its space glyph); y after a space becomes y.alt;
-- mark: the combining acute attaches to the letters.
+- mark: the combining acute attaches to the letters;
+- ccmp: d is deleted (a multiple substitution to nothing, which HarfBuzz allows): its cluster goes
+  to the glyph before it, or, first in the text, to the glyph after.
 """
 
 import os
@@ -21,7 +23,7 @@ from fontTools.pens.ttGlyphPen import TTGlyphPen
 LETTERS = {"T": 0x54, "k": 0x6B, "o": 0x6F, "x": 0x78, "y": 0x79, "z": 0x7A, "q": 0x71, "f": 0x66, "i": 0x69,
            "a": 0x61, "b": 0x62}
 GLYPHS = [".notdef", "space"] + list(LETTERS) + ["acutecomb", "uni200D", "uni200C", "x_space_y", "o.alt",
-                                                 "space.alt", "y.alt"]
+                                                 "space.alt", "y.alt", "d"]
 WIDTHS = {".notdef": 500, "space": 250, "acutecomb": 0, "uni200D": 0, "uni200C": 0, "x_space_y": 1300,
           "space.alt": 400}
 
@@ -29,6 +31,7 @@ FEATURES = """
 languagesystem DFLT dflt;
 languagesystem latn dflt;
 markClass acutecomb <anchor 0 700> @TOP;
+feature ccmp { sub d by NULL; } ccmp;
 feature kern { pos space T -120; pos k space -80; } kern;
 feature liga { sub x space y by x_space_y; } liga;
 feature calt {
@@ -58,7 +61,7 @@ def main():
     builder = FontBuilder(1000, isTTF=True)
     builder.setupGlyphOrder(GLYPHS)
     cmap = dict((code, name) for name, code in LETTERS.items())
-    cmap.update({0x20: "space", 0x301: "acutecomb", 0x200D: "uni200D", 0x200C: "uni200C"})
+    cmap.update({0x20: "space", 0x301: "acutecomb", 0x200D: "uni200D", 0x200C: "uni200C", 0x64: "d"})
     builder.setupCharacterMap(cmap)
     widths = {name: WIDTHS.get(name, 500 + 40 * index) for index, name in enumerate(GLYPHS)}
     builder.setupGlyf({name: box(0 if name in ("space", "space.alt") else widths[name]) for name in GLYPHS})

@@ -44,8 +44,9 @@ struct ShapingCacheTests {
     #expect(joints.isUsable)
     func glyph(_ character: Unicode.Scalar) -> UInt32 { font.font.nominalGlyph(for: character)! }
     // Kerning with the space (T), a ligature across it (x, y), a context across it (o, z), a
-    // substituted space (b), a substitution after it (y): not joined.
-    for character in "Txyozb".unicodeScalars {
+    // substituted space (b), a substitution after it (y), a glyph the font deletes (d): not
+    // joined.
+    for character in "Txyozbd".unicodeScalars {
       #expect(!joints.mayFollowSpace(glyph(character)), "\(character)")
     }
     // Letters no lookup that reads the space reaches: joined.
@@ -65,6 +66,7 @@ struct ShapingCacheTests {
       "qa ya qa ya",  // a substitution after a space
       "qa \u{301}a qa \u{301}",  // a mark after a space
       "qa \u{200D}a qa \u{200C}a",  // joiners after a space
+      "qa da qa da ad qa",  // a glyph the font deletes, first in a piece
       " qa fi qa ", "  qa  ", " ", "",  // pieces at the start and end of the text
     ]
     try Self.expectSame(font, lines)

@@ -185,10 +185,13 @@ struct LookupList {
 
   /// What a substitution lookup turns into what, as (from, to) pairs: single, multiple, alternate,
   /// ligature (each component to the ligature) and reverse chaining substitution; none for
-  /// contextual lookups (they substitute through the lookups they call). Nil when a subtable
-  /// cannot be read.
-  func substitutions(in lookup: Lookup) -> [(from: UInt32, to: UInt32)]? {
+  /// contextual lookups (they substitute through the lookups they call). And the glyphs it
+  /// deletes: a multiple substitution's to an empty sequence, or to one its offset 0 or its
+  /// sequence count leaves out, which HarfBuzz reads as empty (the specification forbids empty
+  /// sequences; HarfBuzz deletes the glyph, as Uniscribe does). Nil when a subtable cannot be read.
+  func substitutions(in lookup: Lookup) -> (edges: [(from: UInt32, to: UInt32)], deleted: [UInt32])? {
     var edges: [(from: UInt32, to: UInt32)] = []
+    var deleted: [UInt32] = []
     for (type, start) in zip(lookup.types, lookup.subtables) {
       guard let format = data.u16(start) else { return nil }
       if (5...7).contains(type) { continue }
@@ -203,11 +206,17 @@ struct LookupList {
           edges.append((glyph, UInt32(to)))
         }
       case (2, 1), (3, 1):
+        guard let setCount = data.u16(start + 4).map(Int.init) else { return nil }
         for (index, glyph) in coverage.enumerated() {
-          guard let set = data.u16(start + 6 + 2 * index).map({ start + Int($0) }), let count = data.u16(set)
-          else {
-            return nil
+          // A set past the count or at offset 0 is HarfBuzz's empty one: a multiple
+          // substitution deletes the glyph, an alternate one leaves it.
+          guard index < setCount, let offset = data.u16(start + 6 + 2 * index), offset != 0 else {
+            if type == 2 { deleted.append(glyph) }
+            continue
           }
+          let set = start + Int(offset)
+          guard let count = data.u16(set) else { return nil }
+          if type == 2, count == 0 { deleted.append(glyph) }
           for item in 0..<Int(count) {
             guard let to = data.u16(set + 2 + 2 * item) else { return nil }
             edges.append((glyph, UInt32(to)))
@@ -243,7 +252,7 @@ struct LookupList {
       default: return nil
       }
     }
-    return edges
+    return (edges, deleted)
   }
 
   /// Whether every coverage table of the lookup's subtables lists its glyphs in order (format 1)

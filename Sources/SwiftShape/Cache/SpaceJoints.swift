@@ -96,6 +96,8 @@ private struct Analysis {
   var before: GlyphBits
   /// What each substitution can turn into what: (from, to) pairs, for the closure.
   var substitutions: [(from: UInt32, to: UInt32)] = []
+  /// The glyphs a multiple substitution deletes.
+  var deleted: [UInt32] = []
   /// The GDEF classes lookups that read the space look past.
   var ignoresMarks = false
   var ignoresLigatures = false
@@ -136,8 +138,9 @@ private struct Analysis {
         if table == .gsub {
           // Contextual lookups substitute only through the lookups they call, which are read on
           // their own; a subtable that cannot be read counts as turning any input into any output.
-          if let edges = lookups.substitutions(in: lookup) {
-            substitutions += edges
+          if let found = lookups.substitutions(in: lookup) {
+            substitutions += found.edges
+            deleted += found.deleted
           } else {
             for input in glyphs.input {
               for output in glyphs.output { substitutions.append((input, output)) }
@@ -156,6 +159,11 @@ private struct Analysis {
       for glyph in pairs.seconds { after.insert(glyph) }
       for glyph in pairs.firsts { before.insert(glyph) }
     }
+    // A glyph HarfBuzz deletes gives its cluster to the glyph before it, or, first in the buffer,
+    // to the glyph after it (`hb_buffer_t::delete_glyph`): first in a piece shaped apart, it
+    // would give it to the glyph after. Such glyphs go on neither side of a cut, and a font
+    // that deletes its space is not joined.
+    for glyph in deleted { insertBoth(glyph) }
     if ignoresMarks || ignoresLigatures {
       for glyph in 0..<UInt32(glyphCount) {
         switch face.glyphClass(glyph) {
@@ -172,6 +180,17 @@ private struct Analysis {
         if after.contains(to), after.insert(from) { changed = true }
         if before.contains(to), before.insert(from) { changed = true }
       }
+    }
+    // (The space, or what it can become, deleted: runs of spaces start pieces' cuts.)
+    if !deleted.isEmpty {
+      var deletable = GlyphBits(count: glyphCount)
+      for glyph in deleted { deletable.insert(glyph) }
+      var grew = true
+      while grew {
+        grew = false
+        for (from, to) in substitutions where deletable.contains(to) && deletable.insert(from) { grew = true }
+      }
+      if deletable.contains(space) { return false }
     }
     return true
   }
