@@ -42,10 +42,7 @@ extension ShapingFont {
     // A cut at `index` is exact where the cache would cut there: after spaces, before a
     // character that may follow a space, or before spaces, after one that may precede a space.
     func allows(_ scalar: Unicode.Scalar) -> UInt8 {
-      if let cached { return cached.allows(scalar) }
-      let glyph = font.nominalGlyph(for: scalar) ?? 0
-      return (Self.startsAlone(scalar) && joints.mayFollowSpace(glyph) ? 1 : 0)
-        | (Self.endsAlone(scalar) && joints.mayPrecedeSpace(glyph) ? 2 : 0)
+      cached?.allows(scalar) ?? joints.cutRule(for: scalar, font: font)
     }
     func exactCut(_ index: Int) -> Bool {
       let (before, after) = (scalars[index - 1], scalars[index])

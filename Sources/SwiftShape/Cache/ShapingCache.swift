@@ -205,10 +205,7 @@ final class ThreadCache: @unchecked Sendable {
       let value = scalar.value
       if value < 0x700, lowRules[Int(value)] != 0 { return lowRules[Int(value)] }
       if value >= 0x700, let known = rules[value] { return known }
-      let glyph = font.nominalGlyph(for: scalar) ?? 0
-      let rule: UInt8 =
-        0x80 | (ShapingFont.startsAlone(scalar) && joints.mayFollowSpace(glyph) ? 1 : 0)
-        | (ShapingFont.endsAlone(scalar) && joints.mayPrecedeSpace(glyph) ? 2 : 0)
+      let rule = 0x80 | joints.cutRule(for: scalar, font: font)
       if value < 0x700 {
         lowRules[Int(value)] = rule
       } else {

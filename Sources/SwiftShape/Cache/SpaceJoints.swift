@@ -46,6 +46,15 @@ struct SpaceJoints: Sendable {
   /// shaped apart from it.
   func mayPrecedeSpace(_ glyph: UInt32) -> Bool { isUsable && !unsafeBefore.contains(glyph) }
 
+  /// What a character allows at a run of spaces with `font`: bit 0 a cut after the run when it
+  /// follows it (it starts a cluster, and its glyph may follow a space shaped apart), bit 1 a cut
+  /// before the run when it precedes it.
+  func cutRule(for scalar: Unicode.Scalar, font: Font) -> UInt8 {
+    let glyph = font.nominalGlyph(for: scalar) ?? 0
+    return (ShapingFont.startsAlone(scalar) && mayFollowSpace(glyph) ? 1 : 0)
+      | (ShapingFont.endsAlone(scalar) && mayPrecedeSpace(glyph) ? 2 : 0)
+  }
+
   init(font: Font) {
     let face = font.face
     dottedCircle = font.nominalGlyph(for: "\u{25CC}")
