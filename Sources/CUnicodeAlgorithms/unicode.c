@@ -45,6 +45,9 @@ static struct {
   void (*ubrk_setText)(UBreakIterator *, const UChar *, int32_t, UErrorCode *);
   int32_t (*ubrk_first)(UBreakIterator *);
   int32_t (*ubrk_next)(UBreakIterator *);
+  int32_t (*ubrk_following)(UBreakIterator *, int32_t);
+  int32_t (*ubrk_preceding)(UBreakIterator *, int32_t);
+  UBool (*ubrk_isBoundary)(UBreakIterator *, int32_t);
   void (*ubrk_close)(UBreakIterator *);
   int32_t (*ubrk_getRuleStatus)(UBreakIterator *);
   const char *(*u_errorName)(UErrorCode);
@@ -78,6 +81,9 @@ static void load_icu(void) {
   LOAD(ubrk_setText);
   LOAD(ubrk_first);
   LOAD(ubrk_next);
+  LOAD(ubrk_following);
+  LOAD(ubrk_preceding);
+  LOAD(ubrk_isBoundary);
   LOAD(ubrk_close);
   LOAD(ubrk_getRuleStatus);
   LOAD(u_errorName);
@@ -338,12 +344,35 @@ int32_t swiftshape_fallback_properties(const uint32_t *text, int32_t count, uint
 // A break iterator is costly to open (ICU builds it from its rules: tens of microseconds), so each
 // thread keeps one of each kind, closed when the thread ends.
 static pthread_key_t iterator_keys[2];
+static pthread_key_t breaker_key;
 static pthread_once_t iterator_keys_once = PTHREAD_ONCE_INIT;
 
+/// A thread's line break finder (`swiftshape_line_breaker_*`): one text in UTF-16 for its own
+/// line break iterator, with the code point of each unit and the unit of each code point.
+struct line_breaker {
+  UBreakIterator *iterator;
+  uint16_t *units;
+  int32_t *scalar_of_unit;
+  int32_t *unit_of_scalar;
+  int32_t capacity;
+  int32_t count;
+  int32_t length;
+  uint64_t generation;
+};
+
 static void close_iterator(void *iterator) { ICU(ubrk_close)(iterator); }
+static void close_breaker(void *pointer) {
+  struct line_breaker *breaker = pointer;
+  if (breaker->iterator != NULL) ICU(ubrk_close)(breaker->iterator);
+  free(breaker->units);
+  free(breaker->scalar_of_unit);
+  free(breaker->unit_of_scalar);
+  free(breaker);
+}
 static void make_iterator_keys(void) {
   pthread_key_create(&iterator_keys[0], close_iterator);
   pthread_key_create(&iterator_keys[1], close_iterator);
+  pthread_key_create(&breaker_key, close_breaker);
 }
 
 /// The boundaries of `text` (UTF-32) that a break iterator of `type` finds, as code point indices
@@ -414,6 +443,99 @@ int32_t swiftshape_line_breaks(const uint32_t *text, int32_t count, int32_t *bre
   }
   free(statuses);
   return status;
+}
+
+int32_t swiftshape_line_breaker_set(const uint32_t *text, int32_t count, uint64_t *generation) {
+  if (!have_icu()) return NO_ICU;
+  pthread_once(&iterator_keys_once, make_iterator_keys);
+  struct line_breaker *breaker = pthread_getspecific(breaker_key);
+  if (breaker == NULL) {
+    breaker = calloc(1, sizeof(struct line_breaker));
+    if (breaker == NULL) return U_MEMORY_ALLOCATION_ERROR;
+    pthread_setspecific(breaker_key, breaker);
+  }
+  UErrorCode error = U_ZERO_ERROR;
+  if (breaker->iterator == NULL) {
+    breaker->iterator = ICU(ubrk_open)(UBRK_LINE, "", NULL, 0, &error);
+    if (U_FAILURE(error)) {
+      breaker->iterator = NULL;
+      return error;
+    }
+  }
+  if (count + 1 > breaker->capacity) {
+    // The iterator must not keep a pointer to the storage freed.
+    ICU(ubrk_setText)(breaker->iterator, NULL, 0, &error);
+    error = U_ZERO_ERROR;
+    breaker->count = 0;
+    breaker->length = 0;
+    int32_t capacity = count + 1 > 2 * breaker->capacity ? count + 1 : 2 * breaker->capacity;
+    uint16_t *units = realloc(breaker->units, sizeof(uint16_t) * 2 * (size_t)capacity);
+    if (units != NULL) breaker->units = units;
+    int32_t *scalar_of_unit = realloc(breaker->scalar_of_unit, sizeof(int32_t) * 2 * (size_t)capacity);
+    if (scalar_of_unit != NULL) breaker->scalar_of_unit = scalar_of_unit;
+    int32_t *unit_of_scalar = realloc(breaker->unit_of_scalar, sizeof(int32_t) * (size_t)capacity);
+    if (unit_of_scalar != NULL) breaker->unit_of_scalar = unit_of_scalar;
+    if (units == NULL || scalar_of_unit == NULL || unit_of_scalar == NULL) return U_MEMORY_ALLOCATION_ERROR;
+    breaker->capacity = capacity;
+  }
+  int32_t length = 0;
+  for (int32_t i = 0; i < count; ++i) {
+    UChar32 c = (UChar32)text[i];
+    breaker->unit_of_scalar[i] = length;
+    breaker->scalar_of_unit[length] = i;
+    if (c > 0xFFFF) {
+      breaker->units[length++] = (uint16_t)U16_LEAD(c);
+      breaker->scalar_of_unit[length] = i;
+      breaker->units[length++] = (uint16_t)U16_TRAIL(c);
+    } else {
+      breaker->units[length++] = (uint16_t)c;
+    }
+  }
+  breaker->unit_of_scalar[count] = length;
+  breaker->scalar_of_unit[length] = count;
+  ICU(ubrk_setText)(breaker->iterator, (const UChar *)breaker->units, length, &error);
+  if (U_FAILURE(error)) {
+    breaker->count = 0;
+    breaker->length = 0;
+    return error;
+  }
+  breaker->count = count;
+  breaker->length = length;
+  *generation = ++breaker->generation;
+  return 0;
+}
+
+/// The thread's line break finder, if it still holds the text of `generation`.
+static struct line_breaker *breaker_of(uint64_t generation) {
+  pthread_once(&iterator_keys_once, make_iterator_keys);
+  struct line_breaker *breaker = pthread_getspecific(breaker_key);
+  return breaker != NULL && breaker->generation == generation ? breaker : NULL;
+}
+
+int32_t swiftshape_line_breaker_following(uint64_t generation, int32_t index, uint8_t *mandatory) {
+  struct line_breaker *breaker = breaker_of(generation);
+  if (breaker == NULL) return -2;
+  if (index < 0 || index >= breaker->count) return -1;
+  int32_t at = ICU(ubrk_following)(breaker->iterator, breaker->unit_of_scalar[index]);
+  if (at == UBRK_DONE) return -1;
+  int32_t status = ICU(ubrk_getRuleStatus)(breaker->iterator);
+  *mandatory = (status >= UBRK_LINE_HARD && status < UBRK_LINE_HARD_LIMIT) || at == breaker->length;
+  return breaker->scalar_of_unit[at];
+}
+
+int32_t swiftshape_line_breaker_preceding(uint64_t generation, int32_t index) {
+  struct line_breaker *breaker = breaker_of(generation);
+  if (breaker == NULL) return -2;
+  if (index <= 0 || index > breaker->count) return -1;
+  int32_t at = ICU(ubrk_preceding)(breaker->iterator, breaker->unit_of_scalar[index]);
+  return at == UBRK_DONE ? -1 : breaker->scalar_of_unit[at];
+}
+
+int32_t swiftshape_line_breaker_is_boundary(uint64_t generation, int32_t index) {
+  struct line_breaker *breaker = breaker_of(generation);
+  if (breaker == NULL) return -2;
+  if (index < 0 || index > breaker->count) return 0;
+  return ICU(ubrk_isBoundary)(breaker->iterator, breaker->unit_of_scalar[index]) ? 1 : 0;
 }
 
 int32_t swiftshape_simple_paragraph(const uint8_t *text, int32_t length, uint8_t paragraph_level,
@@ -512,6 +634,51 @@ int32_t swiftshape_line_end_whitespace(const uint32_t *text, int32_t count, uint
     if (found == NULL) return U_MEMORY_ALLOCATION_ERROR;
     flags[i] = found->bidi_class < 32 && (resetting >> found->bidi_class & 1);
     if (c < 0x700) atomic_store_explicit(&low[c], (uint8_t)(flags[i] + 1), memory_order_relaxed);
+  }
+  return 0;
+}
+
+int32_t swiftshape_line_facts(const uint8_t *text, int32_t length, struct swiftshape_line_facts *facts) {
+  *facts = (struct swiftshape_line_facts){0, 0, 0, 0, 0, 0};
+  int32_t scalars = 0;
+  int32_t astral = 0;
+  int32_t first_hard_break = -1;
+  int32_t last_start = 0;
+  for (int32_t i = 0; i < length; ++i) {
+    uint8_t byte = text[i];
+    if ((byte & 0xC0) == 0x80) continue;
+    scalars += 1;
+    last_start = i;
+    if (byte >= 0xF0) astral += 1;
+    if (first_hard_break < 0) {
+      int hard = (byte >= 0x0A && byte <= 0x0D) || (byte == 0xC2 && i + 1 < length && text[i + 1] == 0x85) ||
+                 (byte == 0xE2 && i + 2 < length && text[i + 1] == 0x80 && (text[i + 2] == 0xA8 || text[i + 2] == 0xA9));
+      if (hard) first_hard_break = i;
+    }
+  }
+  facts->scalars = scalars;
+  facts->utf16 = scalars + astral;
+  facts->has_hard_break = first_hard_break >= 0 && first_hard_break < last_start;
+  // The whitespace at the end, read back one scalar at a time.
+  int32_t end = length;
+  while (end > 0) {
+    int32_t start = end - 1;
+    while (start > 0 && (text[start] & 0xC0) == 0x80) start -= 1;
+    uint32_t c = text[start];
+    int32_t size = end - start;
+    if (size == 2) c = (c & 0x1F) << 6 | (text[start + 1] & 0x3F);
+    if (size == 3) c = (c & 0x0F) << 12 | (text[start + 1] & 0x3F) << 6 | (text[start + 2] & 0x3F);
+    if (size == 4) {
+      c = (c & 0x07) << 18 | (text[start + 1] & 0x3F) << 12 | (text[start + 2] & 0x3F) << 6 | (text[start + 3] & 0x3F);
+    }
+    uint8_t resets = 0;
+    int32_t status = swiftshape_line_end_whitespace(&c, 1, &resets);
+    if (status != 0) return status;
+    if (!resets) break;
+    facts->trailing_scalars += 1;
+    facts->trailing_utf8 += size;
+    facts->trailing_utf16 += size == 4 ? 2 : 1;
+    end = start;
   }
   return 0;
 }

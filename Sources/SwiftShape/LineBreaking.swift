@@ -14,27 +14,24 @@ extension ShapingFont {
   /// - per line, trailing whitespace takes the paragraph level (rule L1) and the runs are put in
   ///   visual order (rule L2).
   func breakLines(_ result: inout ShapeResult, options: ShapeOptions, width: Int32) throws {
-    let text = result.text
-    let scalars = [Unicode.Scalar](scalarsOf: text)
-    let count = scalars.count
-    guard count > 0, let baseLevel = result.baseLevel else {
+    guard !result.text.isEmpty, let baseLevel = result.baseLevel else {
       result.lines = []
       return
     }
-    let whitespace: [Bool]
-    do {
-      whitespace = try BidiParagraph.trailingWhitespace(scalars)
-    } catch let error as UnicodeAlgorithmError {
-      throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
-    }
-    if options.spans.isEmpty,
-      var line = singleLine(result, scalars: scalars, whitespace: whitespace, options: options, width: width)
-    {
+    if options.spans.isEmpty, var line = singleLine(result, options: options, width: width) {
       // The paragraph's one line is its last: a justified paragraph's stays at the start.
       if options.alignment == .justify { line.fill = LineFill(kind: .none, added: 0, places: 0) }
       result.lines = [line]
       result.reshapedEdges = 0
       return
+    }
+    let scalars = [Unicode.Scalar](scalarsOf: result.text)
+    let count = scalars.count
+    let whitespace: [Bool]
+    do {
+      whitespace = try BidiParagraph.trailingWhitespace(scalars)
+    } catch let error as UnicodeAlgorithmError {
+      throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
 
     // Where each scalar starts in the cluster unit, and the scalar at each offset.
@@ -114,22 +111,49 @@ extension ShapingFont {
       return prefix[end] - prefix[a]
     }
 
-    // Speed: a paragraph that fits the width and has no hard break is one line, found without
-    // ICU's line break iterator (about 3 µs for a line of English).
-    let fitsWhole =
-      visibleWidth(0, count) <= Int64(width)
-      && !scalars.dropLast().contains {
+    // Break opportunities, found near each line's end (`lineEnd`); a paragraph that fits whole
+    // and has no hard break needs none (ICU's iterator is not given its text).
+    var breakFinder: LineBreakFinder?
+    func finder() throws -> LineBreakFinder {
+      if let breakFinder { return breakFinder }
+      do {
+        let made = try LineBreakFinder(scalars)
+        breakFinder = made
+        return made
+      } catch let error as UnicodeAlgorithmError {
+        throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
+      }
+    }
+    func following(_ index: Int) throws -> LineBreak? {
+      do {
+        return try finder().following(index)
+      } catch let error as UnicodeAlgorithmError {
+        throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
+      }
+    }
+    func preceding(_ index: Int) throws -> Int? {
+      do {
+        return try finder().preceding(index)
+      } catch let error as UnicodeAlgorithmError {
+        throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
+      }
+    }
+    func isOpportunity(_ index: Int) throws -> Bool {
+      do {
+        return try finder().isOpportunity(index)
+      } catch let error as UnicodeAlgorithmError {
+        throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
+      }
+    }
+    /// Whether `scalars[range]` has a hard break or a soft hyphen: an opportunity after one may be
+    /// mandatory, or need room for a hyphen.
+    func hasHardBreakOrSoftHyphen(_ range: Range<Int>) -> Bool {
+      scalars[range].contains {
         switch $0.value {
-        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+        case 0x0A...0x0D, 0x85, 0xAD, 0x2028, 0x2029: true
         default: false
         }
       }
-    let breaks: [LineBreak]
-    do {
-      breaks =
-        fitsWhole ? [LineBreak(index: count, isMandatory: true)] : try LineBreaks.opportunities(scalars)
-    } catch let error as UnicodeAlgorithmError {
-      throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
 
     // Hyphens at line ends inside words: the advance of the hyphen a line cut before a scalar
@@ -182,8 +206,8 @@ extension ShapingFont {
     }
     /// Where the word a cut at `index` is inside starts: the opportunity before it, or the line's
     /// start.
-    func wordStart(before index: Int, from start: Int) -> Int {
-      max(start, breaks.last { $0.index < index }?.index ?? start)
+    func wordStart(before index: Int, from start: Int) throws -> Int {
+      max(start, try preceding(index) ?? start)
     }
 
     // Greedy filling: the end of the line that starts at `start`.
@@ -198,23 +222,27 @@ extension ShapingFont {
       return graphemes!
     }
     func lineEnd(from start: Int) throws -> Int {
-      // The first opportunity after the start.
-      var low = 0
-      var high = breaks.count
-      while low < high {
-        let middle = (low + high) / 2
-        if breaks[middle].index <= start { low = middle + 1 } else { high = middle }
-      }
       var end = -1
       var overflowing: Int?
-      for candidate in breaks[low...] {
-        if end >= 0, visibleWidth(start, candidate.index) + softHyphenAdvance(candidate.index) > Int64(width)
-        {
-          overflowing = candidate.index
+      // Speed: where no scalar of the rest of the paragraph takes the line past `width`, every
+      // opportunity fits, and the line ends at the paragraph's end unless the rest has a hard
+      // break or a soft hyphen: the last line is found without ICU. (Jumping to the last
+      // opportunity before the first scalar past the width with ICU's `preceding` cost more than
+      // it saved: ICU's iterator backs up to a safe point, most often the paragraph's start, and
+      // finds the boundaries from there; callgrind.)
+      let bound = prefix[start] + Int64(width)
+      var passing = start + 1
+      while passing <= count, prefix[passing] <= bound { passing += 1 }
+      if passing > count, !hasHardBreakOrSoftHyphen(start..<(count - 1)) { return count }
+      var candidate = try following(start)
+      while let found = candidate {
+        if end >= 0, visibleWidth(start, found.index) + softHyphenAdvance(found.index) > Int64(width) {
+          overflowing = found.index
           break
         }
-        end = candidate.index
-        if candidate.isMandatory { break }
+        end = found.index
+        if found.isMandatory { break }
+        candidate = try following(found.index)
       }
       if end >= 0, visibleWidth(start, end) > Int64(width) { (overflowing, end) = (end, -1) }
       if hyphenation != nil, let overflowing,
@@ -234,7 +262,7 @@ extension ShapingFont {
         if let first = inside.first {
           end =
             inside.last { visibleWidth(start, $0) + (cutHyphen(before: $0) ?? 0) <= Int64(width) } ?? first
-          if cutHyphen(before: end) != nil { hyphenAt[end] = wordStart(before: end, from: start) }
+          if cutHyphen(before: end) != nil { hyphenAt[end] = try wordStart(before: end, from: start) }
         }
       }
       return end
@@ -349,11 +377,11 @@ extension ShapingFont {
       // edge (a cut inside a word above all), it may be wider. It is then cut at the opportunity
       // before (with `breaksAnywhere`, the grapheme cluster before), while it has one.
       while made.line.visibleAdvance > width {
-        var earlier = breaks.last { $0.index > start && $0.index < end }?.index
+        var earlier = try preceding(end).flatMap { $0 > start ? $0 : nil }
         if earlier == nil, options.breaksAnywhere {
           earlier = try loadGraphemes().last { $0 > start && $0 < end }
           if let earlier, cutHyphen(before: earlier) != nil {
-            hyphenAt[earlier] = wordStart(before: earlier, from: start)
+            hyphenAt[earlier] = try wordStart(before: earlier, from: start)
           }
         }
         guard let earlier else { break }
@@ -365,11 +393,11 @@ extension ShapingFont {
       // `ffi` cut apart): the line takes the last later cut that does, as Pango, which shapes each
       // cut it tries, does.
       if options.breaksAnywhere, end < count, made.line.visibleAdvance <= width,
-        !breaks.contains(where: { $0.index == end })
+        try !isOpportunity(end)
       {
-        let next = breaks.first { $0.index > end }?.index ?? count
+        let next = try following(end)?.index ?? count
         for later in try loadGraphemes() where later > end && later < next {
-          if cutHyphen(before: later) != nil { hyphenAt[later] = wordStart(before: later, from: start) }
+          if cutHyphen(before: later) != nil { hyphenAt[later] = try wordStart(before: later, from: start) }
           let trial = try makeLine(start..<later, top: top)
           guard trial.line.visibleAdvance <= width else { break }
           (end, made) = (later, trial)

@@ -125,6 +125,71 @@ struct LineBreakingTests {
     }
   }
 
+  /// Greedy filling over every opportunity, written plainly here from `LineBreaks.opportunities`
+  /// and the widths of the unbroken paragraph, gives the line starts `breakLines` gives (which
+  /// asks ICU for the opportunities near each line's end only): on the samples, on text with hard
+  /// breaks, and on the English and Persian benchmark texts when `../shared` is there, at several
+  /// widths.
+  @Test func lineStartsAreGreedyOverEveryOpportunity() throws {
+    var cases: [(font: String, texts: [String])] = Self.samples.map { ($0.font, [$0.text]) }
+    cases.append(
+      (
+        Paths.latin,
+        ["A line\u{2028}then a hard break and more words\nafter a newline, then\u{0B}the end of it all."]
+      ))
+    if let shared = Paths.shared {
+      let perf = "\(shared)/corpus/harfbuzz-6.0.0-perf"
+      for (font, text) in [
+        ("Roboto-Regular.ttf", "en-thelittleprince.txt"), ("Amiri-Regular.ttf", "fa-thelittleprince.txt"),
+      ] {
+        let lines = try String(contentsOfFile: "\(perf)/texts/\(text)", encoding: .utf8).split(
+          separator: "\n")
+        cases.append(("\(perf)/fonts/\(font)", lines.prefix(300).map(String.init)))
+      }
+    } else {
+      print("skipped the benchmark texts: ../shared is absent")
+    }
+    var compared = 0
+    for (path, texts) in cases {
+      let font = try ShapingFont(file: path)
+      for text in texts {
+        let scalars = Array(text.unicodeScalars)
+        guard !scalars.isEmpty else { continue }
+        var unbroken = Self.options(width: 0)
+        unbroken.lineWidth = nil
+        let paragraph = try font.shapeParagraph(text, options: unbroken)
+        var advance = [Int64](repeating: 0, count: scalars.count)
+        for glyph in paragraph.glyphs { advance[glyph.cluster] += Int64(glyph.xAdvance) }
+        let whitespace = try BidiParagraph.trailingWhitespace(scalars)
+        let breaks = try LineBreaks.opportunities(scalars)
+        func visibleWidth(_ a: Int, _ b: Int) -> Int64 {
+          var end = b
+          while end > a, whitespace[end - 1] { end -= 1 }
+          return advance[a..<end].reduce(0, +)
+        }
+        for width: Int32 in [800, 2500, 6000, 12000, 25000] {
+          let result = try font.shape(text, options: Self.options(width: width))
+          guard result.reshapedEdges == 0 else { continue }
+          var starts = [0]
+          var start = 0
+          while start < scalars.count {
+            var end = -1
+            for candidate in breaks where candidate.index > start {
+              if end >= 0, visibleWidth(start, candidate.index) > Int64(width) { break }
+              end = candidate.index
+              if candidate.isMandatory { break }
+            }
+            start = end
+            if start < scalars.count { starts.append(start) }
+          }
+          #expect(try #require(result.lines).map(\.range.lowerBound) == starts, "\(text) at \(width)")
+          compared += 1
+        }
+      }
+    }
+    #expect(compared > 20)
+  }
+
   /// Cutting inside a word (`breaksAnywhere`) lands inside ligatures and joined letters: those
   /// edges are reshaped, and the lines are still what shaping their text alone (and the hyphen
   /// Pango would put there) gives.

@@ -54,6 +54,76 @@ struct LineBreakTests {
     #expect(try LineBreaks.opportunities([]) == [])
   }
 
+  /// The finder, asked one opportunity at a time from anywhere in the text, gives what
+  /// `opportunities` gives: on every case of Unicode's test file and on text with hard breaks,
+  /// soft hyphens, characters outside the BMP, Thai (found with ICU's dictionary) and CJK.
+  @Test func finderAgreesWithOpportunities() throws {
+    var texts: [[Unicode.Scalar]] = [
+      "ab cd\u{2028}ef\ngh", "a\r\nb\u{85}c\u{0B}d\u{0C}e\u{2029}", "Ein Silben\u{AD}trenn\u{AD}zeichen",
+      "😀 a 😀😀 \u{10400}\u{10401} b", "ภาษาไทยเป็นภาษาที่ไม่มีช่องว่างระหว่างคำ และ", "日本語の文章、改行。テキスト (Japanese)",
+      "«Le petit prince» — dit-il ; 1,234.56 % (x)", "",
+    ].map { Array($0.unicodeScalars) }
+    if FileManager.default.fileExists(atPath: Self.testFile) {
+      texts += try breakTestCases(Self.testFile).map(\.scalars)
+    }
+    for scalars in texts {
+      let expected = try LineBreaks.opportunities(scalars)
+      let finder = try LineBreakFinder(scalars)
+      var found: [LineBreak] = []
+      var at = 0
+      while let next = try finder.following(at) {
+        found.append(next)
+        at = next.index
+      }
+      #expect(found == expected, "\(scalars)")
+      for index in 0...scalars.count {
+        #expect(
+          try finder.preceding(index) == expected.last { $0.index < index }?.index, "\(scalars) \(index)")
+        #expect(
+          try finder.isOpportunity(index) == expected.contains { $0.index == index }, "\(scalars) \(index)")
+      }
+    }
+  }
+
+  /// A finder made on the thread since gives ICU's iterator another text; the first finder's
+  /// answers stay its own.
+  @Test func findersTakeTurns() throws {
+    let first = try LineBreakFinder(Array("one two three".unicodeScalars))
+    let second = try LineBreakFinder(Array("a b".unicodeScalars))
+    #expect(try first.following(0) == LineBreak(index: 4, isMandatory: false))
+    #expect(try second.following(0) == LineBreak(index: 2, isMandatory: false))
+    #expect(try first.preceding(13) == 8)
+    #expect(try second.following(2) == LineBreak(index: 3, isMandatory: true))
+    #expect(try first.following(8) == LineBreak(index: 13, isMandatory: true))
+    #expect(try first.following(13) == nil)
+  }
+
+  /// The facts read from UTF-8 are those of the decoded scalars: lengths, the whitespace rule L1
+  /// resets at the end (`trailingWhitespace`), a hard break before the last scalar.
+  @Test func oneLineFactsAreTheScalars() throws {
+    let texts = [
+      "", " ", "a", "ab cd  ", "a\u{2067} \t", "a\n", "a\r\n", "a\nb", "\u{2028}", "x\u{2029}y", "a\u{85}b",
+      "\u{85}", "سلام دنیا\u{200F} ", "😀 \u{10400} ", "\u{1F600}", "abc\u{3000}", "a\u{0B}",
+      "a\u{0C}b \u{200B}",
+      "é\u{301} \u{A0}", "日本語\u{3000}\u{3000}",
+    ]
+    for text in texts {
+      let facts = try OneLineFacts(text)
+      let scalars = Array(text.unicodeScalars)
+      let whitespace = try BidiParagraph.trailingWhitespace(scalars)
+      var trailing = scalars.count
+      while trailing > 0, whitespace[trailing - 1] { trailing -= 1 }
+      let tail = scalars[trailing...]
+      #expect(facts.scalars == scalars.count, "\(text)")
+      #expect(facts.utf16 == text.utf16.count, "\(text)")
+      #expect(facts.trailingScalars == tail.count, "\(text)")
+      #expect(facts.trailingUTF8 == tail.reduce(0) { $0 + UTF8.width($1) }, "\(text)")
+      #expect(facts.trailingUTF16 == tail.reduce(0) { $0 + UTF16.width($1) }, "\(text)")
+      let hard: Set<UInt32> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
+      #expect(facts.hasHardBreak == scalars.dropLast().contains { hard.contains($0.value) }, "\(text)")
+    }
+  }
+
   /// Rule L1: whitespace, isolates and separators go back to the paragraph level at a line's end.
   @Test func trailingWhitespace() throws {
     #expect(

@@ -86,6 +86,47 @@ int32_t swiftshape_grapheme_boundaries(const uint32_t *text, int32_t count, int3
 int32_t swiftshape_line_breaks(const uint32_t *text, int32_t count, int32_t *breaks, uint8_t *mandatory,
                                int32_t *found);
 
+/// Gives the thread's line break finder `text` (UTF-32, `count` code points): ICU's line break
+/// iterator over it, asked for one opportunity at a time by the functions below, which take the
+/// `generation` it sets. The text is copied (as UTF-16); the finder holds it until the thread's
+/// next call. (Finding the opportunities near each line's end reads a few words of text where
+/// `swiftshape_line_breaks` reads all of it.)
+///
+/// Returns 0, or ICU's error code.
+int32_t swiftshape_line_breaker_set(const uint32_t *text, int32_t count, uint64_t *generation);
+
+/// The first line break opportunity after code point `index` of the finder's text (as
+/// `swiftshape_line_breaks` gives them), with `mandatory` set as it sets it; -1 when there is none,
+/// -2 when the thread's finder holds another text than that of `generation`.
+int32_t swiftshape_line_breaker_following(uint64_t generation, int32_t index, uint8_t *mandatory);
+
+/// The last line break opportunity before code point `index` (0, the start, when there is no
+/// other); -1 when there is none, -2 when the finder holds another text.
+int32_t swiftshape_line_breaker_preceding(uint64_t generation, int32_t index);
+
+/// 1 when a line may end before code point `index`, else 0; -2 when the finder holds another text.
+int32_t swiftshape_line_breaker_is_boundary(uint64_t generation, int32_t index);
+
+/// What `swiftshape_line_facts` reads of a paragraph.
+struct swiftshape_line_facts {
+  /// Its length in code points and in UTF-16 code units.
+  int32_t scalars, utf16;
+  /// The whitespace at its end that rule L1 gives the paragraph level (as
+  /// `swiftshape_line_end_whitespace` finds it): its length in code points, UTF-8 bytes and UTF-16
+  /// code units.
+  int32_t trailing_scalars, trailing_utf8, trailing_utf16;
+  /// 1 when it has a hard break (U+000A to U+000D, U+0085, U+2028, U+2029) before its last code
+  /// point, else 0.
+  int32_t has_hard_break;
+};
+
+/// Reads `facts` of a paragraph (`text`: valid UTF-8, `length` bytes) from its bytes, for a
+/// paragraph that may fit on one line: what breaking it would otherwise decode every code point
+/// for.
+///
+/// Returns 0, or ICU's error code.
+int32_t swiftshape_line_facts(const uint8_t *text, int32_t length, struct swiftshape_line_facts *facts);
+
 /// The bidi class (ICU's UCharDirection value) of each code point of `text` (UTF-32), in
 /// `classes`.
 ///
