@@ -212,6 +212,20 @@ extension ShapingFont {
       runOptions.language = style(ofRun: run).language
       return runOptions
     }
+    // Whether two languages shape alike (`FontCacheState.shapesAlike`), kept for the paragraph:
+    // asked of the font's state for each pair of runs, under its locks and through its
+    // dictionaries, it was a twentieth of a span of language a word (callgrind).
+    var alike: [(a: Language?, b: Language?, script: Script, font: ShapingFont, answer: Bool)] = []
+    func shapesAlike(_ a: Language?, _ b: Language?, script: Script, font: ShapingFont) -> Bool {
+      if a == b { return true }
+      if let known = alike.first(where: { $0.a == a && $0.b == b && $0.script == script && $0.font === font })
+      {
+        return known.answer
+      }
+      let answer = font.cacheState.shapesAlike(a, b, script: script, font: font.font)
+      if alike.count < 16 { alike.append((a, b, script, font, answer)) }
+      return answer
+    }
     // Runs that differ only in language, shaped together where the cache takes them so
     // (CachedRunGroups.swift): the runs from `groupStart` on, and where the groups tried end.
     var grouped: [ShapedRun?] = []
@@ -229,8 +243,7 @@ extension ShapingFont {
           let nextRun = paragraph.runs[last + 1]
           guard font(ofRun: nextRun) === runFont, nextRun.level == run.level, nextRun.script == run.script,
             options.features.isEmpty || features(ofRun: nextRun) == runFeatures,
-            runFont.cacheState.shapesAlike(
-              language, style(ofRun: nextRun).language, script: script, font: runFont.font)
+            shapesAlike(language, style(ofRun: nextRun).language, script: script, font: runFont)
           else { break }
           last += 1
         }
@@ -252,9 +265,11 @@ extension ShapingFont {
         }
       }
       let item = starts[run.range.lowerBound]..<starts[run.range.upperBound]
-      if index - groupStart < grouped.count, let shapedRun = grouped[index - groupStart] {
-        piece.runs = [shapedRun]
-        piece.trace = nil
+      var shapedRun: ShapedRun
+      if index - groupStart < grouped.count, let groupedRun = grouped[index - groupStart] {
+        // (Taken out of the group, so that the run is its glyphs' only owner.)
+        grouped[index - groupStart] = nil
+        shapedRun = groupedRun
       } else {
         let runOptions = settings(ofRun: run)
         // Through the cache where the run's context cannot change its glyphs (clusters as the
@@ -279,8 +294,17 @@ extension ShapingFont {
             }
           }
         }
+        guard !piece.runs.isEmpty else { continue }
+        shapedRun = piece.runs.removeFirst()
+        if var events = piece.trace {
+          if clusterBase != 0 {
+            for event in events.indices {
+              for index in events[event].glyphs.indices { events[event].glyphs[index].cluster -= clusterBase }
+            }
+          }
+          trace? += events
+        }
       }
-      guard var shapedRun = piece.runs.first else { continue }
       if clusterBase != 0 {
         for index in shapedRun.glyphs.indices { shapedRun.glyphs[index].cluster -= clusterBase }
       }
@@ -293,18 +317,11 @@ extension ShapingFont {
       }
       if runFonts.isEmpty || runFonts[run.font].isFallback { adopt(&shapedRun, shapedWith: runFont) }
       shaped.append(shapedRun)
-      if var events = piece.trace {
-        if clusterBase != 0 {
-          for event in events.indices {
-            for index in events[event].glyphs.indices { events[event].glyphs[index].cluster -= clusterBase }
-          }
-        }
-        trace? += events
-      }
     }
     let missing = missingCharacters(
       scalars, runs: paragraph.runs, shaped: shaped, options: options, text: text, fontOfRun: font(ofRun:))
-    let visual = paragraph.visualOrder.map { shaped[$0] }
+    let order = paragraph.visualOrder
+    let visual = order.indices.elementsEqual(order) ? shaped : order.map { shaped[$0] }
     result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: visual, trace: trace)
     result.baseLevel = paragraph.baseLevel
     result.missingCharacters = missing

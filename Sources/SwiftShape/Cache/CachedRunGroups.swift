@@ -47,15 +47,39 @@ extension ShapingFont {
         try shape(start..<group.upperBound, retrying: false)
         return
       }
-      for run in group {
-        var part = whole
-        part.glyphs = []
-        part.language = languages[run] ?? Language.processDefault
-        shaped[run] = part
-      }
       // Clusters rise (left to right) or fall (right to left) through the glyphs: each glyph goes
-      // to the run whose clusters hold its own.
+      // to the run whose clusters hold its own. Where each run's glyphs are one stretch of the
+      // whole's (clusters that go one way), each is copied at once: appended one by one, the
+      // runs' arrays grew a few times each.
+      var stretches = [Range<Int>?](repeating: nil, count: group.count)
+      var oneStretchEach = true
       var index = group.lowerBound
+      for (position, glyph) in whole.glyphs.enumerated() {
+        while index + 1 < group.upperBound, glyph.cluster >= clusterStarts[index + 1] { index += 1 }
+        while index > group.lowerBound, glyph.cluster < clusterStarts[index] { index -= 1 }
+        let slot = index - group.lowerBound
+        if let stretch = stretches[slot] {
+          guard stretch.upperBound == position else {
+            oneStretchEach = false
+            break
+          }
+          stretches[slot] = stretch.lowerBound..<(position + 1)
+        } else {
+          stretches[slot] = position..<(position + 1)
+        }
+      }
+      var part = whole
+      part.glyphs = []
+      for run in group {
+        part.language = languages[run] ?? Language.processDefault
+        if oneStretchEach, let stretch = stretches[run - group.lowerBound] {
+          part.glyphs = Array(whole.glyphs[stretch])
+        }
+        shaped[run] = part
+        part.glyphs = []
+      }
+      guard !oneStretchEach else { return }
+      index = group.lowerBound
       for glyph in whole.glyphs {
         while index + 1 < group.upperBound, glyph.cluster >= clusterStarts[index + 1] { index += 1 }
         while index > group.lowerBound, glyph.cluster < clusterStarts[index] { index -= 1 }
