@@ -51,8 +51,42 @@ extension Benchmarks {
     // For profiling: SWIFTSHAPE_PROFILE_SPANS=none|line|word runs that kind alone, a few passes
     // after the warm-up (SWIFTSHAPE_PROFILE_PASSES, 3 by default), and exits: under callgrind,
     // the instructions a kind costs over `none`.
+    // `floor`: only what the result of a span a word holds, made from the paragraph's glyphs
+    // shaped beforehand — a run a word and a run a space, each with its own array of glyphs, as
+    // `ShapedRun` keeps them, the last line's result released — the least a span a word costs in
+    // this result model.
     if let kind = getenv("SWIFTSHAPE_PROFILE_SPANS").map({ String(cString: $0) }) {
       let passes = getenv("SWIFTSHAPE_PROFILE_PASSES").flatMap { Int(String(cString: $0)) } ?? 3
+      if kind == "floor" {
+        let shaped = try lines.map { try font.shape($0, options: plain) }
+        var result = ShapeResult()
+        for _ in 0..<passes {
+          for (index, line) in lines.enumerated() {
+            let whole = shaped[index].runs[0]
+            var runs: [ShapedRun] = []
+            runs.reserveCapacity(perWord[index].count * 2)
+            var glyph = 0
+            var edges: [Int] = []
+            for span in perWord[index] { edges += [span.start, span.end] }
+            for (number, end) in edges.dropFirst().enumerated() {
+              var run = whole
+              var glyphs: [ShapedGlyph] = []
+              let first = glyph
+              while glyph < whole.glyphs.count, whole.glyphs[glyph].cluster < end { glyph += 1 }
+              glyphs.reserveCapacity(glyph - first)
+              glyphs.append(contentsOf: whole.glyphs[first..<glyph])
+              run.glyphs = glyphs
+              run.range = edges[number]..<end
+              run.language = number % 2 == 0 ? language : nil
+              run.span = number % 2 == 0 ? number / 2 : nil
+              run.level = 0
+              runs.append(run)
+            }
+            result = ShapeResult(text: line, clusterUnit: .utf8, runs: runs)
+          }
+        }
+        exit(result.runs.isEmpty ? 1 : 0)
+      }
       for _ in 0..<passes { _ = try pass(kind == "line" ? whole : kind == "word" ? perWord : nil) }
       exit(0)
     }

@@ -31,8 +31,8 @@ final class CachedPieces {
     let cache = ThreadCache.current
     let table = cache.table(
       .init(
-        font: font.cacheState.id, options: options, direction: direction, script: script,
-        language: options.language ?? Language.processDefault))
+        font: font.cacheState.id, direction: direction, script: script,
+        language: options.language ?? Language.processDefault, options: options))
     guard table.linesSeen > ShapingCache.warmUpLines, let joints = table.joints, joints.isUsable else {
       return nil
     }

@@ -26,8 +26,8 @@ extension ShapingFont {
     // The table the last line used, when it is this text's as far as can be told without reading
     // the text (a paragraph's runs go from one script's table to another's).
     var table: ThreadCache.Table?
-    if let key = cache.lastKey, key.font == cacheState.id, options.script.map({ $0 == key.script }) ?? true,
-      options.direction.map({ $0 == key.direction }) ?? true
+    if cache.lastFont == cacheState.id, options.script.map({ $0 == cache.lastScript }) ?? true,
+      options.direction.map({ $0 == cache.lastDirection }) ?? true
     {
       table = cache.lastTable
     }
@@ -52,7 +52,7 @@ extension ShapingFont {
           text, bytes: $0, options: options, requiredCuts: requiredCuts, cache: cache, into: &result)
       }
     }
-    if done, requiredCuts.isEmpty, !cache.shapingPieces, cache.lastKey?.font == cacheState.id,
+    if done, requiredCuts.isEmpty, !cache.shapingPieces, cache.lastFont == cacheState.id,
       let table = cache.lastTable
     {
       table.note(plainly: false, nanoseconds: Clock.nanoseconds() - start, bytes: text.utf8.count)
@@ -68,7 +68,7 @@ extension ShapingFont {
     // A line without a space, where lines without spaces have not come back (word lists): shaped
     // plainly, but for one in sixteen, without looking anything up.
     if requiredCuts.isEmpty, let last = cache.lastTable, last.singlesComeBackRarely,
-      cache.lastKey?.font == cacheState.id,
+      cache.lastFont == cacheState.id,
       bytes.isEmpty || memchr(bytes.baseAddress!, 0x20, bytes.count) == nil
     {
       last.singlesPassed += 1
@@ -92,7 +92,7 @@ extension ShapingFont {
     }
     let properties = (direction, script, language)
     let table = cache.table(
-      .init(font: cacheState.id, options: options, direction: direction, script: script, language: language))
+      .init(font: cacheState.id, direction: direction, script: script, language: language, options: options))
     table.linesSeen += 1
     guard table.linesSeen > ShapingCache.warmUpLines else { return false }
     if table.joints == nil { table.joints = cacheState.spaceJoints(font) }

@@ -73,8 +73,7 @@ public enum ShapingCache {
     guard let cache = ThreadCache.currentIfMade else { return }
     cache.tables = [:]
     cache.recent = []
-    cache.lastKey = nil
-    cache.lastTable = nil
+    cache.lastRecent = -1
     cache.bytes = 0
   }
 
@@ -168,11 +167,14 @@ final class ThreadCache: @unchecked Sendable {
   // @unchecked: used only by its thread; `statistics` is read by others under `registry`'s lock,
   // and written by its thread under the same lock (`publish`).
   struct TableKey: Hashable {
+    // (The options last: keys are compared field by field in this order, and a paragraph's runs
+    // go from one table to another mostly by script or language, found different before the
+    // options' thirty fields are compared.)
     var font: UInt64
-    var options: ShapeOptions
     var direction: Direction
     var script: Script
     var language: Language?
+    var options: ShapeOptions
   }
 
   /// A piece's glyphs, clusters from the piece's start in the options' unit.
@@ -287,8 +289,14 @@ final class ThreadCache: @unchecked Sendable {
   /// The last few tables looked up, compared before the dictionary is: a paragraph's runs go from
   /// one script's table to another's, and hashing the options took 4,200 instructions a run.
   var recent: [(key: TableKey, table: Table)] = []
-  var lastKey: TableKey?
-  var lastTable: Table?
+  /// Where the last table looked up is in `recent`.
+  var lastRecent = -1
+  var lastTable: Table? { lastRecent >= 0 ? recent[lastRecent].table : nil }
+  /// The last table's font, script and direction (read in place: a key copied out retains its
+  /// options' storage).
+  var lastFont: UInt64? { lastRecent >= 0 ? recent[lastRecent].key.font : nil }
+  var lastScript: Script? { lastRecent >= 0 ? recent[lastRecent].key.script : nil }
+  var lastDirection: Direction? { lastRecent >= 0 ? recent[lastRecent].key.direction : nil }
   var bytes = 0
   var limit = ShapingCache.limit
   var counts = ShapingCache.Statistics()
@@ -325,22 +333,24 @@ final class ThreadCache: @unchecked Sendable {
 
   /// The table for `key`, made when new.
   func table(_ key: TableKey) -> Table {
-    if let lastTable, lastKey == key { return lastTable }
-    let table: Table
-    if let index = recent.firstIndex(where: { $0.key == key }) {
-      table = recent[index].table
-    } else {
-      if let found = tables[key] {
-        table = found
-      } else {
-        table = Table()
-        tables[key] = table
-      }
-      if recent.count == 4 { recent.removeFirst() }
-      recent.append((key, table))
+    // (Compared in place, the last first: a key copied out retains and releases the options'
+    // arrays and strings, and copying keys in and out was half of looking a table up for a
+    // paragraph of a span a word, callgrind.)
+    if lastRecent >= 0, recent[lastRecent].key == key { return recent[lastRecent].table }
+    for index in recent.indices where index != lastRecent && recent[index].key == key {
+      lastRecent = index
+      return recent[index].table
     }
-    lastKey = key
-    lastTable = table
+    let table: Table
+    if let found = tables[key] {
+      table = found
+    } else {
+      table = Table()
+      tables[key] = table
+    }
+    if recent.count == 4 { recent.removeFirst() }
+    recent.append((key, table))
+    lastRecent = recent.count - 1
     return table
   }
 
