@@ -1,6 +1,12 @@
 import HarfBuzz
 import SwiftShape
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Paragraph shaping (`ShapeOptions.paragraph`, `--paragraph`): what bidi, itemization and a
 /// shaping a run cost over plain shaping, and against libraqm.
 extension Benchmarks {
@@ -67,6 +73,20 @@ extension Benchmarks {
     let font = try ShapingFont(file: path)
     let plain = libraryOptions(paragraph: false)
     let paragraph = libraryOptions(paragraph: true)
+    // For profiling: SWIFTSHAPE_PROFILE_PARAGRAPHS=plain|paragraph|fresh (on the corpus whose name
+    // contains SWIFTSHAPE_PROFILE_CORPUS, the mixed text by default) runs that side alone, a
+    // pass over the text to warm up and a few more (SWIFTSHAPE_PROFILE_PASSES, 3 by default), and
+    // exits: under callgrind, what paragraph shaping costs over plain shaping.
+    if let kind = getenv("SWIFTSHAPE_PROFILE_PARAGRAPHS").map({ String(cString: $0) }) {
+      guard name.contains(getenv("SWIFTSHAPE_PROFILE_CORPUS").map { String(cString: $0) } ?? "mixed") else {
+        return Figure(name: "paragraph library \(name)", value: 0, target: "", met: true, detail: "skipped")
+      }
+      let options = kind == "plain" ? plain : paragraph
+      let passes = getenv("SWIFTSHAPE_PROFILE_PASSES").flatMap { Int(String(cString: $0)) } ?? 3
+      _ = try pass(font, lines, options, rounds: 1)
+      _ = try pass(font, lines, options, rounds: passes, fresh: kind == "fresh")
+      exit(0)
+    }
     // About 20 ms a pass.
     let rounds = max(1, 2_000 / max(1, lines.count))
     _ = try pass(font, lines, plain, rounds: rounds)

@@ -90,6 +90,7 @@ extension ShapingFont {
     // are read through buffer pointers, and the places are a struct's, not a tuple's, whose
     // arrays look their type up at run time: a third of justifying a Persian line.)
     var separators: [JustificationPlace] = []
+    separators.reserveCapacity(32)
     var clusters: [JustificationPlace] = []
     func gather(separators wantsSeparators: Bool) {
       for runIndex in line.runs.indices {

@@ -169,7 +169,8 @@ extension ShapingFont {
       var priority: Int
     }
     var places: [Place] = []
-    var tatweelAdvance = [Int32?](repeating: nil, count: line.runs.count)
+    places.reserveCapacity(32)
+    var tatweelAdvance = [Int32?](filledWith: nil, count: line.runs.count)
     for (index, run) in line.runs.enumerated() where run.script == arabic && !run.glyphs.isEmpty {
       // A run that ends with a hyphen keeps it: no tatweels there.
       guard let range = run.range, range.lowerBound < range.upperBound, range.upperBound != hyphenatedEnd
@@ -218,7 +219,7 @@ extension ShapingFont {
         order[start...].sort { places[$0].scalar < places[$1].scalar }
       }
     }
-    var counts = [Int](repeating: 0, count: places.count)
+    var counts = [Int](filledWith: 0, count: places.count)
     var left = Int64(free)
     var placed = true
     while placed {
@@ -237,9 +238,11 @@ extension ShapingFont {
       var runs = line.runs
       var added: Int32 = 0
       var kashidas: [Int] = []
+      kashidas.reserveCapacity(places.count * Kashida.maximumPerPlace)
       for (runIndex, run) in line.runs.enumerated() {
         // (In the text's order: a run's places were found so.)
         var tatweels: [TatweelPlace] = []
+        tatweels.reserveCapacity(places.count)
         for (index, place) in places.enumerated() where place.run == runIndex && counts[index] > 0 {
           tatweels.append(TatweelPlace(scalar: place.scalar, count: counts[index]))
         }
@@ -278,7 +281,7 @@ extension ShapingFont {
   /// `HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL`, by the scalar their glyph's cluster starts at:
   /// `result` was shaped with the flag (`Kashida.flagsPlaces`).
   func tatweelPlaces(_ result: ShapeResult, scalarAt: [Int], count: Int) -> [Bool] {
-    var safe = [Bool](repeating: false, count: count)
+    var safe = [Bool](filledWith: false, count: count)
     for run in result.runs {
       for glyph in run.glyphs where glyph.flags.contains(.safeToInsertTatweel) {
         if glyph.cluster < scalarAt.count, scalarAt[glyph.cluster] >= 0, scalarAt[glyph.cluster] < count {

@@ -52,18 +52,7 @@ extension ShapingFont {
     }
     // The pieces: around each place, from the exact cut before it to the exact cut after it (the
     // run's edges where there is none), pieces that meet taken together.
-    // (Of a struct of its own: an array of `Range<Int>` looks its type's metadata up each time
-    // it is made.)
-    struct Piece {
-      var lowerBound: Int
-      var upperBound: Int
-      var indices: Range<Int> { lowerBound..<upperBound }
-      /// What its glyphs' clusters are moved by, and where its tatweels' starts end in
-      /// `tatweelStarts` (they begin where the piece before's end).
-      var base = 0
-      var startsEnd = 0
-    }
-    var pieces: [Piece] = []
+    var pieces: [TatweelPiece] = []
     pieces.reserveCapacity(tatweels.count)
     for place in tatweels.lazy.map(\.scalar) {
       guard place > from, place < to else { return nil }
@@ -74,7 +63,7 @@ extension ShapingFont {
       if let last = pieces.last, last.upperBound > start {
         pieces[pieces.count - 1].upperBound = max(last.upperBound, end)
       } else {
-        pieces.append(Piece(lowerBound: start, upperBound: end))
+        pieces.append(TatweelPiece(lowerBound: start, upperBound: end))
       }
     }
     let cache = ThreadCache.current
@@ -82,14 +71,17 @@ extension ShapingFont {
     cache.shapingPieces = true
     defer { cache.shapingPieces = wasShapingPieces }
     let tatweelWidth = options.clusterUnit.width(of: "\u{640}")
-    // Room for a piece's UTF-8 and its tatweels (U+0640, two bytes each).
-    var bytes = [UInt8](repeating: 0, count: 64)
+    // Room for a piece's UTF-8 and its tatweels (U+0640, two bytes each), in temporary storage.
+    let room = pieces.reduce(0) { max($0, $1.indices.count) } * (4 + 2 * Kashida.maximumPerPlace)
+    let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: room)
+    defer { bytes.deallocate() }
     // Each piece's glyphs: the cache's (clusters from the piece's start, its tatweels among them)
     // or those `reshape` gave (clusters the paragraph's); where each tatweel starts, in the
     // cluster unit from its piece's start, the pieces' one after the other.
     var pieceGlyphs: [[ShapedGlyph]] = []
     pieceGlyphs.reserveCapacity(pieces.count)
     var tatweelStarts: [Int] = []
+    tatweelStarts.reserveCapacity(tatweels.reduce(0) { $0 + $1.count })
     var nextPlace = 0
     for pieceIndex in pieces.indices {
       let piece = pieces[pieceIndex]
@@ -103,26 +95,22 @@ extension ShapingFont {
       if alone, let cached {
         // The piece's UTF-8 with its tatweels, and where each tatweel starts.
         let base = offsets[piece.lowerBound]
-        let room = piece.indices.count * (4 + 2 * Kashida.maximumPerPlace)
-        if bytes.count < room { bytes = [UInt8](repeating: 0, count: room) }
         let startsBegin = tatweelStarts.count
-        let found = bytes.withUnsafeMutableBufferPointer { buffer in
-          var length = 0
-          var place = nextPlace
-          for index in piece.indices {
-            if place < tatweels.count, tatweels[place].scalar == index {
-              for _ in 0..<tatweels[place].count {
-                tatweelStarts.append(
-                  offsets[index] - base + (tatweelStarts.count - startsBegin) * tatweelWidth)
-                (buffer[length], buffer[length + 1]) = (0xD9, 0x80)
-                length += 2
-              }
-              place += 1
+        var length = 0
+        var place = nextPlace
+        for index in piece.indices {
+          if place < tatweels.count, tatweels[place].scalar == index {
+            for _ in 0..<tatweels[place].count {
+              tatweelStarts.append(
+                offsets[index] - base + (tatweelStarts.count - startsBegin) * tatweelWidth)
+              (bytes[length], bytes[length + 1]) = (0xD9, 0x80)
+              length += 2
             }
-            length = UTF8Scalar.encode(scalars[index], into: buffer, at: length)
+            place += 1
           }
-          return cached.glyphs(of: UnsafeBufferPointer(rebasing: buffer[0..<length]))
+          length = UTF8Scalar.encode(scalars[index], into: bytes, at: length)
         }
+        let found = cached.glyphs(of: UnsafeBufferPointer(rebasing: bytes[0..<length]))
         if let found {
           pieceGlyphs.append(found)
           pieces[pieceIndex].base = base
@@ -147,14 +135,34 @@ extension ShapingFont {
     // the tatweels before), into an array made once. (A binary search over the pieces for each
     // glyph was half the cost of splicing, and appending a piece's glyphs 500 instructions a
     // piece, callgrind.)
+    // (The table and the flags are in temporary storage, on the stack where they are small: as
+    // arrays of `Int32` and `Bool`, each was allocated through the standard library's unspecialized
+    // path, which looks the storage's type up in the runtime's table of generic types, about 650
+    // instructions an array, callgrind.)
     let runStart = offsets[from]
-    var pieceAt = [Int32](repeating: -1, count: offsets[to] - runStart)
-    for (index, piece) in pieces.enumerated() {
-      for offset in offsets[piece.lowerBound]..<offsets[piece.upperBound] {
-        pieceAt[offset - runStart] = Int32(index)
+    let runLength = offsets[to] - runStart
+    return withUnsafeTemporaryAllocation(of: Int32.self, capacity: runLength + pieces.count) { table in
+      let pieceAt = UnsafeMutableBufferPointer(rebasing: table[0..<runLength])
+      let placed = UnsafeMutableBufferPointer(rebasing: table[runLength...])
+      pieceAt.initialize(repeating: -1)
+      placed.initialize(repeating: 0)
+      for (index, piece) in pieces.enumerated() {
+        for offset in offsets[piece.lowerBound]..<offsets[piece.upperBound] {
+          pieceAt[offset - runStart] = Int32(index)
+        }
       }
+      return splice(
+        run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts,
+        tatweelWidth: tatweelWidth, runStart: runStart, pieceAt: pieceAt, placed: placed)
     }
-    var placed = [Bool](repeating: false, count: pieces.count)
+  }
+
+  /// `run`'s glyphs with the pieces' in the places of their own (`spliceTatweels`).
+  private func splice(
+    _ run: ShapedRun, pieces: [TatweelPiece], pieceGlyphs: [[ShapedGlyph]], tatweelStarts: [Int],
+    tatweelWidth: Int, runStart: Int, pieceAt: UnsafeMutableBufferPointer<Int32>,
+    placed: UnsafeMutableBufferPointer<Int32>
+  ) -> ShapedRun? {
     var spliced = true
     let capacity = pieceGlyphs.reduce(run.glyphs.count) { $0 + $1.count }
     let glyphs = [ShapedGlyph](unsafeUninitializedCapacity: capacity) { out, count in
@@ -178,11 +186,11 @@ extension ShapingFont {
             kept = index
             continue
           }
-          guard !placed[piece] else {
+          guard placed[piece] == 0 else {
             spliced = false
             break
           }
-          placed[piece] = true
+          placed[piece] = 1
           let base = pieces[piece].base
           let starts = (piece == 0 ? 0 : pieces[piece - 1].startsEnd)..<pieces[piece].startsEnd
           pieceGlyphs[piece].withUnsafeBufferPointer { glyphs in
@@ -199,9 +207,23 @@ extension ShapingFont {
       }
       count = written
     }
-    guard spliced, !placed.contains(false) else { return nil }
+    guard spliced, !placed.contains(0) else { return nil }
     var result = run
     result.glyphs = glyphs
     return result
   }
+}
+
+/// A piece of a kashida line's run shaped again with its tatweels (`spliceTatweels`): scalars
+/// `lowerBound..<upperBound`.
+/// (Of a struct of its own: an array of `Range<Int>` looks its type's metadata up each time it is
+/// made.)
+struct TatweelPiece {
+  var lowerBound: Int
+  var upperBound: Int
+  var indices: Range<Int> { lowerBound..<upperBound }
+  /// What its glyphs' clusters are moved by, and where its tatweels' starts end in
+  /// `tatweelStarts` (they begin where the piece before's end).
+  var base = 0
+  var startsEnd = 0
 }

@@ -46,7 +46,7 @@ extension ShapingFont {
       offsets[count] = position
       made = count + 1
     }
-    var scalarAt = [Int](repeating: -1, count: position + 1)
+    var scalarAt = [Int](filledWith: -1, count: position + 1)
     scalarAt.withUnsafeMutableBufferPointer { scalarAt in
       for (index, offset) in offsets.enumerated() { scalarAt[offset] = index }
     }
@@ -72,9 +72,9 @@ extension ShapingFont {
     // unsafe: before a glyph HarfBuzz flagged, or inside a cluster.
     let logical = result.runs.sorted { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
     let vertical = logical.first?.direction.isVertical ?? false
-    var advance = [Int32](repeating: 0, count: count)
-    var startsCluster = [Bool](repeating: false, count: count + 1)
-    var unsafe = [Bool](repeating: false, count: count + 1)
+    var advance = [Int32](filledWith: 0, count: count)
+    var startsCluster = [Bool](filledWith: false, count: count + 1)
+    var unsafe = [Bool](filledWith: false, count: count + 1)
     startsCluster[count] = true
     let unsafeToBreak = GlyphFlags.unsafeToBreak
     advance.withUnsafeMutableBufferPointer { advance in

@@ -375,7 +375,7 @@ extension ShapingFont {
     }
     var indexOf: [Key: Int] = [:]
     var last = Key(style: -1, fallback: -1)
-    var fonts = [Int](repeating: 0, count: scalars.count)
+    var fonts = [Int](filledWith: 0, count: scalars.count)
     // The fonts of the scalars of a style with a list of its own (a span's font pattern's), in
     // that list, found once a style.
     var ownFonts: [Int: [Int]?] = [:]

@@ -22,7 +22,7 @@ extension ShapingFont {
     units: UnsafeBufferPointer<UInt8>, items: [Range<Int>], runOptions: ShapeOptions, clusterStarts: [Int],
     languages: [Language?], scratch: inout ShapeResult
   ) throws -> [ShapedRun?] {
-    var shaped = [ShapedRun?](repeating: nil, count: items.count)
+    var shaped = [ShapedRun?](filledWith: nil, count: items.count)
     let cache = ThreadCache.current
     // The runs of `group`, shaped together; at the edges the cache could not cut at, the runs are
     // taken apart and the groups between them tried again (each of those then cut as it was).
@@ -51,7 +51,7 @@ extension ShapingFont {
       // to the run whose clusters hold its own. Where each run's glyphs are one stretch of the
       // whole's (clusters that go one way), each is copied at once: appended one by one, the
       // runs' arrays grew a few times each.
-      var stretches = [Range<Int>?](repeating: nil, count: group.count)
+      var stretches = [Range<Int>?](filledWith: nil, count: group.count)
       var oneStretchEach = true
       var index = group.lowerBound
       for (position, glyph) in whole.glyphs.enumerated() {
