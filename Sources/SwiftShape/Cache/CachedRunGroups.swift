@@ -22,7 +22,7 @@ extension ShapingFont {
     units: UnsafeBufferPointer<UInt8>, items: [Range<Int>], runOptions: ShapeOptions, clusterStarts: [Int],
     languages: [Language?], scratch: inout ShapeResult
   ) throws -> [ShapedRun?] {
-    var shaped = [ShapedRun?](filledWith: nil, count: items.count)
+    var shaped = [ShapedRun?](repeating: nil, count: items.count)
     let cache = ThreadCache.current
     // The runs of `group`, shaped together; at the edges the cache could not cut at, the runs are
     // taken apart and the groups between them tried again (each of those then cut as it was).
