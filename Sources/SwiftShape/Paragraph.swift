@@ -98,7 +98,7 @@ extension ShapingFont {
         of: options.spans, offsets: Self.offsets(of: scalars, in: options.clusterUnit)) : []
     let paragraph: ItemizedParagraph
     // With spans: the fonts runs are shaped with, by the index each run carries.
-    var runFonts: [(font: ShapingFont, style: Int, isFallback: Bool)] = []
+    var styledRunFonts: [(font: ShapingFont, style: Int, isFallback: Bool)] = []
     do {
       // A paragraph of one level and one script, found without ICU's bidi (spans or fallback
       // fonts then cut it further).
@@ -119,7 +119,7 @@ extension ShapingFont {
       if let styles {
         paragraph = itemized.splittingRuns(
           byFonts: try styledFonts(
-            scalars, runs: itemized.runs, styles: styles, fallbackFonts: fonts, into: &runFonts))
+            scalars, runs: itemized.runs, styles: styles, fallbackFonts: fonts, into: &styledRunFonts))
       } else if let fonts {
         paragraph = itemized.splittingRuns(byFonts: fonts)
       } else {
@@ -128,6 +128,9 @@ extension ShapingFont {
     } catch let error as UnicodeAlgorithmError {
       throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
     }
+    // (A constant from here: the closures below read it for each run, and a variable they
+    // capture is checked for exclusive access at each read, 60 instructions, callgrind.)
+    let runFonts = styledRunFonts
     func font(ofRun run: TextRun) -> ShapingFont {
       runFonts.isEmpty ? self.font(ofRun: run) : runFonts[run.font].font
     }
@@ -169,16 +172,22 @@ extension ShapingFont {
       units += options.textAfter.utf8
     }
     // Where each scalar starts in the units added, and in the cluster unit.
-    var starts: [Int] = []
-    starts.reserveCapacity(scalars.count + 1)
-    var position = base
-    for scalar in scalars {
-      starts.append(position)
-      position += utf16 ? UTF16.width(scalar) : UTF8.width(scalar)
+    // (Written through a buffer pointer: appended, each scalar's start cost a uniqueness check.)
+    var scalarStarts = [Int](filledWith: 0, count: scalars.count + 1)
+    scalarStarts.withUnsafeMutableBufferPointer { starts in
+      var position = base
+      for (index, scalar) in scalars.enumerated() {
+        starts[index] = position
+        position += utf16 ? UTF16.width(scalar) : UTF8.width(scalar)
+      }
+      starts[scalars.count] = position
     }
-    starts.append(position)
+    // (Constants the closures below read, as `runFonts` is.)
+    let starts = scalarStarts
+    let clusterUnit = options.clusterUnit
+    let paragraphLanguage = options.language
     func offset(_ scalar: Int) -> Int {
-      options.clusterUnit == .unicodeScalars ? scalar : starts[scalar] - base
+      clusterUnit == .unicodeScalars ? scalar : starts[scalar] - base
     }
     // Clusters as HarfBuzz numbers them: scalar indices (renumbered), or offsets into the units.
     let clusterBase = options.clusterUnit == .unicodeScalars ? 0 : base
@@ -189,10 +198,17 @@ extension ShapingFont {
     var piece = ShapeResult()
     // Each run's language and span, features (the paragraph's, cut to the run), and options (its
     // direction, script, features and language).
+    // (Each run's style read from a table made once: read through the optional `styles` for each
+    // run, its three arrays were retained and released each time, callgrind.)
+    let styleOfRunFont: [(language: Language?, span: Int?)] =
+      styles.map { styles in
+        runFonts.map {
+          let style = styles.styles[$0.style]
+          return (style.language ?? paragraphLanguage, style.span)
+        }
+      } ?? []
     func style(ofRun run: TextRun) -> (language: Language?, span: Int?) {
-      guard let styles, !runFonts.isEmpty else { return (options.language, nil) }
-      let style = styles.styles[runFonts[run.font].style]
-      return (style.language ?? options.language, style.span)
+      styleOfRunFont.isEmpty ? (paragraphLanguage, nil) : styleOfRunFont[run.font]
     }
     func features(ofRun run: TextRun) -> [Feature] {
       let range = offset(run.range.lowerBound)..<offset(run.range.upperBound)
@@ -241,7 +257,8 @@ extension ShapingFont {
         let runFeatures = options.features.isEmpty ? [] : features(ofRun: run)
         while last + 1 < paragraph.runs.count {
           let nextRun = paragraph.runs[last + 1]
-          guard font(ofRun: nextRun) === runFont, nextRun.level == run.level, nextRun.script == run.script,
+          guard nextRun.font == run.font || font(ofRun: nextRun) === runFont, nextRun.level == run.level,
+            nextRun.script == run.script,
             options.features.isEmpty || features(ofRun: nextRun) == runFeatures,
             shapesAlike(language, style(ofRun: nextRun).language, script: script, font: runFont)
           else { break }
@@ -373,20 +390,26 @@ extension ShapingFont {
       var style: Int
       var fallback: Int
     }
+    // (The keys met are few, a span a word switching between two: compared in an array, not
+    // hashed; and each style's font is read where a key is new, not at each scalar: hashing and
+    // the font's retain and release at each scalar were most of this, callgrind.)
+    var keys: [Key] = []
     var indexOf: [Key: Int] = [:]
+    let firstFont = runFonts.count
     var last = Key(style: -1, fallback: -1)
     var fonts = [Int](filledWith: 0, count: scalars.count)
     // The fonts of the scalars of a style with a list of its own (a span's font pattern's), in
     // that list, found once a style.
     var ownFonts: [Int: [Int]?] = [:]
+    let hasOwnList = styles.styles.map { $0.fallback != nil }
     for index in scalars.indices {
       let style = styles.styleOfScalar[index]
-      let styleFont = styles.styles[style].font
       var fallbackIndex: Int
-      if let own = styles.styles[style].fallback {
+      if hasOwnList[style], let own = styles.styles[style].fallback {
         if ownFonts[style] == nil {
           ownFonts[style] = .some(
-            try own.fonts(for: scalars, runs: runs, primary: styleFont, styles: styles.styleOfScalar))
+            try own.fonts(
+              for: scalars, runs: runs, primary: styles.styles[style].font, styles: styles.styleOfScalar))
         }
         fallbackIndex = ownFonts[style]!?[index] ?? 0
       } else {
@@ -394,7 +417,7 @@ extension ShapingFont {
         // A span's own font takes what it has before the fallback fonts; a span of this font at
         // another size or with other variations falls back as this font does.
         if fallbackIndex > 0, styles.styles[style].ownsFont,
-          styleFont.font.nominalGlyph(for: scalars[index]) != nil
+          styles.styles[style].font.font.nominalGlyph(for: scalars[index]) != nil
         {
           fallbackIndex = 0
         }
@@ -405,10 +428,11 @@ extension ShapingFont {
         continue
       }
       last = key
-      if let known = indexOf[key] {
+      if let known = keys.count <= 16 ? keys.firstIndex(of: key).map({ firstFont + $0 }) : indexOf[key] {
         fonts[index] = known
         continue
       }
+      let styleFont = styles.styles[style].font
       // A fallback font at the style's size (one given loaded at this font's size is made again
       // at the style's).
       var font = styleFont
@@ -418,6 +442,7 @@ extension ShapingFont {
       {
         font = self.fallbackFont(fallbackFont, sizedAs: styleFont)
       }
+      keys.append(key)
       indexOf[key] = runFonts.count
       fonts[index] = runFonts.count
       runFonts.append((font, style, fallbackIndex > 0))

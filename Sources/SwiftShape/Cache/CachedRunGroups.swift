@@ -38,9 +38,14 @@ extension ShapingFont {
         let whole = scratch.runs.first
       else {
         guard retrying, !cache.missingCuts.isEmpty else { return }
-        let missing = Set(cache.missingCuts.map { $0 + item.lowerBound })
+        // (The missing cuts come in the text's order, as the runs do: walked together, not
+        // hashed into a set, which was a thirtieth of a span a word.)
+        let missing = cache.missingCuts.map { $0 + item.lowerBound }
+        var next = 0
         var start = group.lowerBound
-        for run in group.dropFirst() where missing.contains(items[run].lowerBound) {
+        for run in group.dropFirst() {
+          while next < missing.count, missing[next] < items[run].lowerBound { next += 1 }
+          guard next < missing.count, missing[next] == items[run].lowerBound else { continue }
           try shape(start..<run, retrying: false)
           start = run
         }

@@ -1,0 +1,368 @@
+import HarfBuzz
+
+/// A paragraph's spans resolved against its text and font: the style of each scalar, and the
+/// features the spans add as ranged features.
+struct SpanStyles {
+  /// One combination of the settings that cut runs.
+  struct Style {
+    /// The font the style's text is shaped with (the paragraph's own when no span sets one).
+    var font: ShapingFont
+    var language: Language?
+    /// The first span that gives the style a setting; nil for the paragraph's own style.
+    var span: Int?
+    /// Whether a span names the font (a file, a pattern, a face), rather than the paragraph's own
+    /// at another size or with other variations.
+    var ownsFont = false
+    /// The fonts the style's text falls back on when its font is a pattern's: the pattern's own
+    /// list (`TextSpan.fallbackLocator`); nil for the paragraph's.
+    var fallback: FontFallback?
+  }
+
+  /// The font a run that starts at `scalar` was shaped with: its style's font, or for a fallback
+  /// run the fallback font it names, from the style's own list or else `paragraphFont`'s, at the
+  /// style's size; nil when the list has no such font.
+  func font(of run: ShapedRun, at scalar: Int, paragraphFont: ShapingFont) -> ShapingFont? {
+    let style = styles[styleOfScalar[scalar]]
+    guard run.isFallback else { return style.font }
+    return (style.fallback ?? paragraphFont.fallback)?
+      .font(file: run.font.file, faceIndex: run.font.faceIndex, for: style.font)
+      .map { paragraphFont.fallbackFont($0, sizedAs: style.font) }
+  }
+
+  /// The styles; 0 is the paragraph's own.
+  var styles: [Style]
+  /// The style of each scalar.
+  var styleOfScalar: [Int]
+  /// The spans' features, each with the span's range, in the cluster unit.
+  var features: [Feature]
+
+  /// Checks each span on its own — its range within the text's `length` (in the cluster unit) and
+  /// on characters' edges (`isEdge`), its size, its features, its font given one way — and gives
+  /// the spans' features, each with its span's range.
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` naming the span.
+  static func features(of spans: [TextSpan], length: Int, font: ShapingFont, isEdge: (Int) -> Bool) throws
+    -> [Feature]
+  {
+    func fail(_ index: Int, _ reason: String) -> ShapingError {
+      ShapingError(.invalidArgument, input: "span \(index + 1)", reason: reason)
+    }
+    var features: [Feature] = []
+    // (Each span's fields read in place: a span copied out retains and releases its strings and
+    // arrays, a fifth of resolving a span a word, callgrind.)
+    for index in spans.indices {
+      let (start, end) = (spans[index].start, spans[index].end)
+      guard start >= 0, start <= end, end <= length else {
+        throw fail(index, "\(start):\(end) is not a range of the text (0 to \(length))")
+      }
+      guard isEdge(start), isEdge(end) else {
+        throw fail(index, "\(start):\(end) cuts a character")
+      }
+      if spans[index].points != nil, case .points = font.options.size {
+      } else if spans[index].points != nil {
+        throw fail(index, "a size in points needs the paragraph's font sized in points (--size)")
+      }
+      if !spans[index].features.isEmpty {
+        for feature in spans[index].features {
+          guard feature.start == 0, feature.end == Feature.globalEnd else {
+            throw fail(index, "feature '\(feature)' has a range of its own; the span's range is its range")
+          }
+          var ranged = feature
+          ranged.start = UInt32(start)
+          ranged.end = UInt32(end)
+          features.append(ranged)
+        }
+      }
+      if spans[index].fontFile != nil, spans[index].fontPattern != nil {
+        throw fail(index, "give the span's font one way (a file or a pattern)")
+      }
+    }
+    return features
+  }
+
+  /// The features spans that set features alone give a paragraph of one run, each ranged over
+  /// the run (`Feature.forRun`): a span over the whole text gives its features over every
+  /// cluster (`Feature.coversAll`).
+  ///
+  /// Speed: one span of one feature over the whole text is set without the arrays of
+  /// `features(ofFeatureSpans:text:unit:font:)` and `forRun` (callgrind: one span of `kern` a
+  /// line of the English text cost 2,600 instructions a line, 8% of the line through the cache;
+  /// 570 after).
+  static func runFeatures(
+    ofFeatureSpans spans: [TextSpan], text: String, unit: ClusterUnit, font: ShapingFont
+  )
+    throws -> [Feature]
+  {
+    let length = unit.length(of: text)
+    // One span of one feature over the whole text (a caller styling whole lines): its feature
+    // over every cluster, in the array of the last such line where the feature is the same (a
+    // new array a line was a fifth of what the span cost).
+    if spans.count == 1, spans[0].start == 0, spans[0].end == length, spans[0].features.count == 1,
+      spans[0].points == nil, spans[0].fontFile == nil || spans[0].fontPattern == nil,
+      spans[0].features[0].start == 0, spans[0].features[0].end == Feature.globalEnd
+    {
+      let cache = ThreadCache.current
+      if let last = cache.lastSpanFeature, last.given == spans[0].features[0] { return last.run }
+      var covering = spans[0].features[0]
+      covering.end = Feature.coversAll
+      let run = [covering]
+      cache.lastSpanFeature = (spans[0].features[0], run)
+      return run
+    }
+    return try features(ofFeatureSpans: spans, text: text, unit: unit, font: font)
+      .compactMap { $0.forRun(0..<length, clustersFrom: 0) }
+  }
+
+  /// The features of spans that set features alone (`cutsRuns` false for each), checked as
+  /// `features(of:length:font:isEdge:)` checks them, for `text` in `unit`, without the arrays a
+  /// paragraph's styles need.
+  static func features(ofFeatureSpans spans: [TextSpan], text: String, unit: ClusterUnit, font: ShapingFont)
+    throws -> [Feature]
+  {
+    switch unit {
+    case .unicodeScalars:
+      return try features(of: spans, length: text.unicodeScalars.count, font: font) { _ in true }
+    case .utf8:
+      let utf8 = text.utf8
+      return try features(of: spans, length: utf8.count, font: font) { offset in
+        offset == utf8.count || utf8[utf8.index(utf8.startIndex, offsetBy: offset)] & 0xC0 != 0x80
+      }
+    case .utf16:
+      let utf16 = text.utf16
+      return try features(of: spans, length: utf16.count, font: font) { offset in
+        offset == utf16.count
+          || !UTF16.isTrailSurrogate(utf16[utf16.index(utf16.startIndex, offsetBy: offset)])
+      }
+    }
+  }
+
+  /// The isolates of spans with a direction, in scalar indices (`offsets[k]`: where scalar `k`
+  /// starts in the cluster unit, the spans' ranges already checked).
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` naming a span whose isolate overlaps
+  ///   another's without nesting in it.
+  static func isolates(of spans: [TextSpan], offsets: [Int]) throws -> [Isolate] {
+    var scalarAt = [Int: Int]()
+    for (scalar, offset) in offsets.enumerated() { scalarAt[offset] = scalar }
+    var isolates: [(span: Int, isolate: Isolate)] = []
+    for (index, span) in spans.enumerated() {
+      guard let direction = span.direction, let start = scalarAt[span.start], let end = scalarAt[span.end]
+      else {
+        continue
+      }
+      let range = start..<end
+      for other in isolates where other.isolate.range.overlaps(range) {
+        let nested =
+          (other.isolate.range.lowerBound <= range.lowerBound
+            && range.upperBound <= other.isolate.range.upperBound)
+          || (range.lowerBound <= other.isolate.range.lowerBound
+            && other.isolate.range.upperBound <= range.upperBound)
+        guard nested else {
+          throw ShapingError(
+            .invalidArgument, input: "span \(index + 1)",
+            reason: "its isolate overlaps span \(other.span + 1)'s without nesting in it")
+        }
+      }
+      isolates.append((index, Isolate(range, base: direction)))
+    }
+    // Outer isolates first where two start at one place, so that their initiators come first.
+    return isolates.map(\.isolate).sorted {
+      $0.range.lowerBound != $1.range.lowerBound
+        ? $0.range.lowerBound < $1.range.lowerBound : $0.range.upperBound > $1.range.upperBound
+    }
+  }
+
+  /// The fonts spans name, loaded once per file, face and options.
+  private static let fonts = FontCache()
+
+  private struct DerivedKey: Hashable {
+    var file: String
+    var faceIndex: Int
+    var options: ShapingFont.Options
+  }
+
+  /// The paragraph's own font (or another face of its file) with other options, made once.
+  private static let derivedFonts = Protected<[DerivedKey: ShapingFont]>([:])
+
+  static func derived(from font: ShapingFont, faceIndex: Int?, options: ShapingFont.Options) throws
+    -> ShapingFont
+  {
+    if let faceIndex, faceIndex != font.identity.faceIndex {
+      return try fonts.font(file: font.identity.file, faceIndex: faceIndex, options: options)
+    }
+    let key = DerivedKey(file: font.identity.file, faceIndex: font.identity.faceIndex, options: options)
+    if let made = derivedFonts.withLock({ $0[key] }) { return made }
+    let made = try ShapingFont(face: font.font.face, file: font.identity.file, options: options)
+    derivedFonts.withLock {
+      if $0.count >= 256 { $0.removeAll() }
+      $0[key] = made
+    }
+    return made
+  }
+
+  /// Resolves `spans` for a paragraph of `scalars` shaped with `font` and `options` (whose cluster
+  /// unit the spans' ranges count in; `offsets[k]` is where scalar `k` starts in that unit).
+  ///
+  /// - Throws: `ShapingError` of kind `.invalidArgument` naming the span (`span 2`, counted from
+  ///   1) for a range past the text or inside a character, a feature with a range of its own, a
+  ///   size when the paragraph's font is not sized in points, two overlapping spans that set a
+  ///   setting differently; what loading a span's font throws, naming the span.
+  init(_ spans: [TextSpan], scalarCount: Int, offsets: [Int], font: ShapingFont, options: ShapeOptions) throws
+  {
+    let length = offsets[scalarCount]
+    var scalarAt = [Int](filledWith: -1, count: length + 1)
+    for (scalar, offset) in offsets.enumerated() { scalarAt[offset] = scalar }
+    func fail(_ index: Int, _ reason: String) -> ShapingError {
+      ShapingError(.invalidArgument, input: "span \(index + 1)", reason: reason)
+    }
+    features = try Self.features(of: spans, length: length, font: font) { scalarAt[$0] >= 0 }
+    let ranges = spans.map { scalarAt[$0.start]..<scalarAt[$0.end] }
+    func differ<T: Equatable>(_ x: T?, _ y: T?) -> Bool { x != nil && y != nil && x != y }
+    func conflict(_ first: TextSpan, _ second: TextSpan) -> Bool {
+      differ(first.fontFile, second.fontFile) || differ(first.fontPattern, second.fontPattern)
+        || (first.fontFile != nil && second.fontPattern != nil)
+        || (first.fontPattern != nil && second.fontFile != nil) || differ(first.faceIndex, second.faceIndex)
+        || differ(first.points, second.points) || differ(first.language, second.language)
+        || (!first.variations.isEmpty && !second.variations.isEmpty && first.variations != second.variations)
+    }
+    // Each scalar's settings, then one style for each combination met.
+    struct Key: Hashable {
+      var fontFile: String?
+      var fontPattern: String?
+      var faceIndex: Int?
+      var points: Double?
+      var variations: [Variation] = []
+      var language: Language?
+    }
+    styles = [Style(font: font, language: nil, span: nil)]
+    styleOfScalar = [Int](filledWith: 0, count: scalarCount)
+    var styleOfKey: [Key: Int] = [Key(): 0]
+    var keys = [Key()]
+    // The settings change only where a span that cuts runs starts or ends: each stretch between
+    // two such edges is looked up once, in the spans over it (kept as the stretches go by, in the
+    // spans' order). Two spans overlap where one starts inside the other: each span is checked
+    // against those over the stretch it starts. (Each character looked up cost a span a word 14×
+    // the paragraph without spans on the English text; each stretch looked up in every span, and
+    // every pair of spans checked, 4×.)
+    let cutting = spans.indices.filter { spans[$0].cutsRuns && !ranges[$0].isEmpty }
+      .sorted { (ranges[$0].lowerBound, $0) < (ranges[$1].lowerBound, $1) }
+    var edges: [Int] = []
+    edges.reserveCapacity(2 * cutting.count + 2)
+    edges.append(0)
+    edges.append(scalarCount)
+    for index in cutting {
+      edges.append(ranges[index].lowerBound)
+      edges.append(ranges[index].upperBound)
+    }
+    edges.sort()
+    var next = 0
+    var over: [Int] = []
+    var stretchStart = 0
+    // The style of the last stretch under one span alone, by that span: a stretch under one span
+    // whose settings are that span's takes it without a key made and compared (a span a word:
+    // the words' stretches, between spaces under none).
+    var lastAlone: (span: Int, style: Int)?
+    func sameSettings(_ a: Int, _ b: Int) -> Bool {
+      spans[a].fontFile == spans[b].fontFile && spans[a].fontPattern == spans[b].fontPattern
+        && spans[a].faceIndex == spans[b].faceIndex && spans[a].points == spans[b].points
+        && spans[a].variations == spans[b].variations && spans[a].language == spans[b].language
+    }
+    for stretchEnd in edges where stretchEnd > stretchStart {
+      defer { stretchStart = stretchEnd }
+      let scalar = stretchStart
+      if !over.isEmpty { over.removeAll { ranges[$0].upperBound <= scalar } }
+      while next < cutting.count, ranges[cutting[next]].lowerBound <= scalar {
+        let added = cutting[next]
+        next += 1
+        for other in over where conflict(spans[min(added, other)], spans[max(added, other)]) {
+          throw fail(
+            max(added, other), "overlaps span \(min(added, other) + 1) and sets the same setting differently")
+        }
+        if let after = over.firstIndex(where: { $0 > added }) {
+          over.insert(added, at: after)
+        } else {
+          over.append(added)
+        }
+      }
+      // Speed: a stretch under no span has the paragraph's own style; one under a span alone whose
+      // settings are the last such span's, that span's style.
+      if over.isEmpty {
+        for index in stretchStart..<stretchEnd { styleOfScalar[index] = 0 }
+        continue
+      }
+      if over.count == 1, let last = lastAlone, last.span == over[0] || sameSettings(last.span, over[0]) {
+        for index in stretchStart..<stretchEnd { styleOfScalar[index] = last.style }
+        continue
+      }
+      var key = Key()
+      var firstSpan: Int?
+      for index in over {
+        if key.fontFile == nil { key.fontFile = spans[index].fontFile }
+        if key.fontPattern == nil { key.fontPattern = spans[index].fontPattern }
+        if key.faceIndex == nil { key.faceIndex = spans[index].faceIndex }
+        if key.points == nil { key.points = spans[index].points }
+        if key.variations.isEmpty { key.variations = spans[index].variations }
+        if key.language == nil { key.language = spans[index].language }
+        firstSpan = firstSpan ?? index
+      }
+      // The few styles a paragraph has are compared with, not hashed (hashing the key of each
+      // stretch was a sixth of resolving a span a word, callgrind).
+      if let style = styles.count <= 8 ? keys.firstIndex(of: key) : styleOfKey[key] {
+        for index in stretchStart..<stretchEnd { styleOfScalar[index] = style }
+        if over.count == 1 { lastAlone = (over[0], style) }
+        continue
+      }
+      var fontOptions = font.options
+      if let points = key.points { fontOptions.size = .points(points) }
+      if !key.variations.isEmpty { fontOptions.variations = key.variations }
+      let styleFont: ShapingFont
+      if key.fontFile == nil, key.fontPattern == nil, key.faceIndex == nil, fontOptions == font.options {
+        styleFont = font
+      } else {
+        do {
+          var file = key.fontFile
+          var faceIndex = key.faceIndex
+          if let pattern = key.fontPattern {
+            guard let locate = TextSpan.fontLocator else {
+              throw ShapingError(
+                .invalidArgument, input: "'\(pattern)'",
+                reason: "a font pattern needs fontconfig (TextSpan.fontLocator)")
+            }
+            let found = try locate(pattern)
+            (file, faceIndex) = (found.file, faceIndex ?? found.faceIndex)
+          }
+          if let file {
+            // A span's own font at the paragraph font's scale, as a fallback font is, unless the
+            // span sets a size.
+            if key.points == nil, font.options.size == .unitsPerEm {
+              fontOptions.size = .scale(x: font.scale.x, y: font.scale.y)
+            }
+            styleFont = try Self.fonts.font(file: file, faceIndex: faceIndex ?? 0, options: fontOptions)
+          } else {
+            styleFont = try Self.derived(from: font, faceIndex: faceIndex, options: fontOptions)
+          }
+        } catch let error as ShapingError {
+          throw ShapingError(error.kind, input: "span \((firstSpan ?? 0) + 1)", reason: error.description)
+        }
+      }
+      // A pattern's font falls back on the pattern's own list, as fontconfig sorts it.
+      var fallback: FontFallback?
+      if let pattern = key.fontPattern, let locate = TextSpan.fallbackLocator {
+        do {
+          fallback = try locate(pattern, key.language ?? options.language, styleFont)
+        } catch let error as ShapingError {
+          throw ShapingError(error.kind, input: "span \((firstSpan ?? 0) + 1)", reason: error.description)
+        }
+      }
+      styleOfKey[key] = styles.count
+      keys.append(key)
+      if over.count == 1 { lastAlone = (over[0], styles.count) }
+      for index in stretchStart..<stretchEnd { styleOfScalar[index] = styles.count }
+      styles.append(
+        Style(
+          font: styleFont, language: key.language, span: firstSpan,
+          ownsFont: key.fontFile != nil || key.fontPattern != nil || key.faceIndex != nil,
+          fallback: fallback))
+    }
+  }
+}
