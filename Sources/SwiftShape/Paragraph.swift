@@ -283,10 +283,13 @@ extension ShapingFont {
       }
       let item = starts[run.range.lowerBound]..<starts[run.range.upperBound]
       var shapedRun: ShapedRun
-      if index - groupStart < grouped.count, let groupedRun = grouped[index - groupStart] {
-        // (Taken out of the group, so that the run is its glyphs' only owner.)
-        grouped[index - groupStart] = nil
-        shapedRun = groupedRun
+      var groupedRun: ShapedRun?
+      if index - groupStart < grouped.count {
+        // (Moved out of the group, so that the run is its glyphs' only owner, without a copy.)
+        swap(&groupedRun, &grouped[index - groupStart])
+      }
+      if let taken = groupedRun.take() {
+        shapedRun = taken
       } else {
         let runOptions = settings(ofRun: run)
         // Through the cache where the run's context cannot change its glyphs (clusters as the

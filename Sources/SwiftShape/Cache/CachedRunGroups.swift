@@ -22,7 +22,11 @@ extension ShapingFont {
     units: UnsafeBufferPointer<UInt8>, items: [Range<Int>], runOptions: ShapeOptions, clusterStarts: [Int],
     languages: [Language?], scratch: inout ShapeResult
   ) throws -> [ShapedRun?] {
-    var shaped = [ShapedRun?](repeating: nil, count: items.count)
+    // (Nil appended, not repeated: `Array(repeating:count:)` copies its value into each slot
+    // through the type's copy function, a large optional's, about 500 instructions a run.)
+    var shaped: [ShapedRun?] = []
+    shaped.reserveCapacity(items.count)
+    for _ in items.indices { shaped.append(nil) }
     let cache = ThreadCache.current
     // The runs of `group`, shaped together; at the edges the cache could not cut at, the runs are
     // taken apart and the groups between them tried again (each of those then cut as it was).
@@ -73,15 +77,16 @@ extension ShapingFont {
           stretches[slot] = position..<(position + 1)
         }
       }
+      // (Each run set in its slot: a run copied in and out retains and releases its font's
+      // strings and its glyphs.)
       var part = whole
       part.glyphs = []
       for run in group {
-        part.language = languages[run] ?? Language.processDefault
-        if oneStretchEach, let stretch = stretches[run - group.lowerBound] {
-          part.glyphs = Array(whole.glyphs[stretch])
-        }
         shaped[run] = part
-        part.glyphs = []
+        shaped[run]!.language = languages[run] ?? Language.processDefault
+        if oneStretchEach, let stretch = stretches[run - group.lowerBound] {
+          shaped[run]!.glyphs.append(contentsOf: whole.glyphs[stretch])
+        }
       }
       guard !oneStretchEach else { return }
       index = group.lowerBound
