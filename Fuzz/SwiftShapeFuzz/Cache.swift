@@ -2,7 +2,8 @@ import HarfBuzz
 import SwiftShape
 
 /// Font bytes, text and options (as `shaping` reads them): each line of the text, shaped through
-/// the shaping cache after enough lines for it to start, must give what shaping it whole gives.
+/// the shaping cache after enough lines for it to start, must give what shaping it whole gives;
+/// and as a paragraph with a span of language a word, what shaping its runs one by one gives.
 func fuzzCache(_ bytes: UnsafeBufferPointer<UInt8>) {
   guard let input = FontInput(bytes) else { return }
   let flags = input.flags
@@ -26,5 +27,30 @@ func fuzzCache(_ bytes: UnsafeBufferPointer<UInt8>) {
     let cached = try? font.shape(line, options: options)
     let plain = try? font.shape(line, options: whole)
     precondition(cached == plain, "the cache gave other glyphs than shaping the line whole")
+  }
+  // Paragraphs with a span of language a word (two languages in turn, as the last byte of the
+  // flags picks them): the runs the cache shapes together must be those shaped run by run.
+  var paragraph = options
+  paragraph.paragraph = .auto
+  paragraph.bufferFlags = []
+  let languages = ["en", flags & 0x40 != 0 ? "tr" : "de"].map { Language(harfBuzzString: $0) }
+  for line in warmUp + lines + lines {
+    var offset = 0
+    var start = 0
+    var spans: [TextSpan] = []
+    for scalar in line.unicodeScalars {
+      if scalar == " " {
+        if offset > start { spans.append(TextSpan(start..<offset, language: languages[spans.count % 2])) }
+        start = offset + paragraph.clusterUnit.width(of: scalar)
+      }
+      offset += paragraph.clusterUnit.width(of: scalar)
+    }
+    if offset > start { spans.append(TextSpan(start..<offset, language: languages[spans.count % 2])) }
+    paragraph.spans = spans
+    paragraph.usesCache = true
+    let cached = try? font.shape(line, options: paragraph)
+    paragraph.usesCache = false
+    let plain = try? font.shape(line, options: paragraph)
+    precondition(cached == plain, "the cache gave other runs than shaping a paragraph's spans run by run")
   }
 }

@@ -71,7 +71,7 @@ extension ShapingFont {
     cache.shapingPieces = true
     defer { cache.shapingPieces = wasShapingPieces }
     let tatweelWidth = options.clusterUnit.width(of: "\u{640}")
-    // Room for a piece's UTF-8 and its tatweels (U+0640, two bytes each), in temporary storage.
+    // Room for a piece's UTF-8 and its tatweels (U+0640, two bytes each), allocated once a run.
     let room = pieces.reduce(0) { max($0, $1.indices.count) } * (4 + 2 * Kashida.maximumPerPlace)
     let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: room)
     defer { bytes.deallocate() }

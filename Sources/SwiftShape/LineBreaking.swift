@@ -27,12 +27,7 @@ extension ShapingFont {
     }
     let scalars = [Unicode.Scalar](scalarsOf: result.text)
     let count = scalars.count
-    let whitespace: [Bool]
-    do {
-      whitespace = try BidiParagraph.trailingWhitespace(scalars)
-    } catch let error as UnicodeAlgorithmError {
-      throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
-    }
+    let whitespace = try Self.unicodeAlgorithm { try BidiParagraph.trailingWhitespace(scalars) }
 
     // Where each scalar starts in the cluster unit, and the scalar at each offset.
     // (These arrays of a scalar or a glyph each are written through buffer pointers: appended
@@ -116,34 +111,18 @@ extension ShapingFont {
     var breakFinder: LineBreakFinder?
     func finder() throws -> LineBreakFinder {
       if let breakFinder { return breakFinder }
-      do {
-        let made = try LineBreakFinder(scalars)
-        breakFinder = made
-        return made
-      } catch let error as UnicodeAlgorithmError {
-        throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
-      }
+      let made = try Self.unicodeAlgorithm { try LineBreakFinder(scalars) }
+      breakFinder = made
+      return made
     }
     func following(_ index: Int) throws -> LineBreak? {
-      do {
-        return try finder().following(index)
-      } catch let error as UnicodeAlgorithmError {
-        throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
-      }
+      try Self.unicodeAlgorithm { try finder().following(index) }
     }
     func preceding(_ index: Int) throws -> Int? {
-      do {
-        return try finder().preceding(index)
-      } catch let error as UnicodeAlgorithmError {
-        throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
-      }
+      try Self.unicodeAlgorithm { try finder().preceding(index) }
     }
     func isOpportunity(_ index: Int) throws -> Bool {
-      do {
-        return try finder().isOpportunity(index)
-      } catch let error as UnicodeAlgorithmError {
-        throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
-      }
+      try Self.unicodeAlgorithm { try finder().isOpportunity(index) }
     }
     /// Whether `scalars[range]` has a hard break or a soft hyphen: an opportunity after one may be
     /// mandatory, or need room for a hyphen.
@@ -214,12 +193,9 @@ extension ShapingFont {
     var graphemes: [Int]?
     func loadGraphemes() throws -> [Int] {
       if let graphemes { return graphemes }
-      do {
-        graphemes = try GraphemeClusters.boundaries(scalars)
-      } catch let error as UnicodeAlgorithmError {
-        throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
-      }
-      return graphemes!
+      let found = try Self.unicodeAlgorithm { try GraphemeClusters.boundaries(scalars) }
+      graphemes = found
+      return found
     }
     func lineEnd(from start: Int) throws -> Int {
       var end = -1
@@ -461,6 +437,15 @@ extension ShapingFont {
     result.runs = lines.flatMap(\.runs)
     result.lines = lines
     result.reshapedEdges = reshaped
+  }
+
+  /// `body`'s result, ICU's failures given as the paragraph's (`ShapingError.Kind.internalFailure`).
+  static func unicodeAlgorithm<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as UnicodeAlgorithmError {
+      throw ShapingError(.internalFailure, input: "the paragraph", reason: error.description)
+    }
   }
 
   /// Where a line of `visible` advance starts in `width`, by the alignment (start and end follow the
