@@ -205,6 +205,34 @@ struct Benchmarks {
     ]
   }
 
+  /// The command on `copies` copies of the corpus's text in one file (`file`), where the shaping
+  /// cache finds the words it kept (the shaping cache's targets: at most half the C writer's CPU
+  /// time, at least 2.5 times hb-shape's speed): `swiftshape shape -O jsonl` against the C writer
+  /// and `hb-shape -O json`, CPU time, medians of the ratios of each trial's three runs.
+  func commandCopies(_ corpus: Corpus, file: String, copies: Int) -> [Figure] {
+    var ours: [Double] = []
+    var limit: [Double] = []
+    var theirs: [Double] = []
+    for _ in 0..<(2 * trials) {
+      ours.append(
+        checked([swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", file]).cpu)
+      limit.append(checked([baseline, corpus.font, file]).cpu)
+      theirs.append(checked([hbShape, "-O", "json", "--font-file", corpus.font, "--text-file", file]).cpu)
+    }
+    let toLimit = Measure.median(zip(ours, limit).map { $0 / $1 })
+    let toHB = Measure.median(zip(theirs, ours).map { $0 / $1 })
+    let detail =
+      "swiftshape \(fixed(Measure.median(ours) * 1e3, 0)) ms, C \(fixed(Measure.median(limit) * 1e3, 0)) ms, hb-shape \(fixed(Measure.median(theirs) * 1e3, 0)) ms"
+    return [
+      Figure(
+        name: "command \(corpus.name) \(copies) copies vs C", value: toLimit, target: "≤ 0.5× C",
+        met: toLimit <= 0.5, detail: detail),
+      Figure(
+        name: "command \(corpus.name) \(copies) copies vs hb-shape", value: toHB, target: "≥ 2.5× hb-shape",
+        met: toHB >= 2.5, detail: ""),
+    ]
+  }
+
   /// The JSON document (`shape`'s default output, pretty and whole) against `hb-shape -O json`,
   /// CPU time, paired runs.
   func document(_ corpus: Corpus) -> Figure {

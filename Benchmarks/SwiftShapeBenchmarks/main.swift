@@ -62,6 +62,7 @@ atexit {
   unlink(scratchFile("20-lines"))
   unlink(scratchFile("8x"))
   unlink(scratchFile("4x"))
+  unlink(scratchFile("4x-command"))
   unlink(scratchFile("raqm"))
   unlink(scratchFile("mixed-8x"))
 }
@@ -112,6 +113,13 @@ func measureAll() throws -> [Figure] {
   if wanted("command") {
     for corpus in corpora {
       for figure in benchmarks.command(corpus) { report(figure) }
+    }
+    // Four copies of the English text, as the shaping cache's targets are set.
+    let copies = scratchFile("4x-command")
+    if let file = fopen(copies, "wb") {
+      for _ in 0..<4 { english.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) } }
+      fclose(file)
+      for figure in benchmarks.commandCopies(corpora[0], file: copies, copies: 4) { report(figure) }
     }
   }
   if wanted("document") { report(benchmarks.document(corpora[0])) }
