@@ -311,12 +311,21 @@ extension ShapeDocument {
         if positions {
           cursor.literal(spaced ? ", \"x_advance\": " : ",\"x_advance\":")
           cursor.number(Int(glyph.pointee.xAdvance))
-          cursor.literal(spaced ? ", \"y_advance\": " : ",\"y_advance\":")
-          cursor.number(Int(glyph.pointee.yAdvance))
-          cursor.literal(spaced ? ", \"x_offset\": " : ",\"x_offset\":")
-          cursor.number(Int(glyph.pointee.xOffset))
-          cursor.literal(spaced ? ", \"y_offset\": " : ",\"y_offset\":")
-          cursor.number(Int(glyph.pointee.yOffset))
+          if glyph.pointee.yAdvance == 0, glyph.pointee.xOffset == 0, glyph.pointee.yOffset == 0 {
+            // Speed: most glyphs of horizontal text are not moved: their three zeros in one
+            // literal (a fifth of writing a glyph, callgrind).
+            cursor.literal(
+              spaced
+                ? ", \"y_advance\": 0, \"x_offset\": 0, \"y_offset\": 0"
+                : ",\"y_advance\":0,\"x_offset\":0,\"y_offset\":0")
+          } else {
+            cursor.literal(spaced ? ", \"y_advance\": " : ",\"y_advance\":")
+            cursor.number(Int(glyph.pointee.yAdvance))
+            cursor.literal(spaced ? ", \"x_offset\": " : ",\"x_offset\":")
+            cursor.number(Int(glyph.pointee.xOffset))
+            cursor.literal(spaced ? ", \"y_offset\": " : ",\"y_offset\":")
+            cursor.number(Int(glyph.pointee.yOffset))
+          }
         }
         cursor.literal(spaced ? ", \"flags\": " : ",\"flags\":")
         cursor.digits(UInt(glyph.pointee.flags.rawValue))
