@@ -43,10 +43,12 @@ public enum LineBreaks {
 /// The line break opportunities of one text (UAX #14, ICU's line break iterator, as
 /// `LineBreaks.opportunities` gives them), found one at a time where they are asked for.
 ///
-/// Speed: a line breaker needs the opportunities near each line's end, not all of them; ICU's
-/// iterator reads a few words around each one asked for (`following`, `preceding`). Breaking the
-/// English benchmark text into lines asked ICU for 20 boundaries a paragraph that did not fit, about
-/// 470 instructions each, when it found them all (callgrind).
+/// Speed: a line breaker asks for the opportunities from each line's start to the first that does
+/// not fit, and none where the rest of the paragraph fits; ICU's iterator finds them forward from
+/// the last it found, with no array of them all made. (Asked for one far from the last it found,
+/// as `preceding` at a line's end is, ICU backs up to a safe point, most often the text's start,
+/// and finds the boundaries forward from there: callgrind counted that dearer than finding them
+/// all.)
 ///
 /// The iterator is the thread's own: a finder is for the thread that made it (not `Sendable`), and
 /// when another finder has been made on the thread since, the next question gives ICU its text again.
