@@ -175,26 +175,31 @@ struct Benchmarks {
     )
   }
 
-  /// The command: `swiftshape shape -O jsonl --text-file` against the C writer and `hb-shape -O json`, CPU time.
-  func command(_ corpus: Corpus) -> [Figure] {
+  /// `swiftshape shape -O jsonl` on `file` with `font` against the C writer and `hb-shape -O json`,
+  /// CPU time, `runs` trials: the medians of the ratios of each trial's three runs, made one after
+  /// the other (a drift of the machine's speed then touches both sides of a ratio alike), and the
+  /// median times.
+  private func commandRatios(font: String, file: String, runs: Int) -> (
+    toLimit: Double, toHB: Double, detail: String
+  ) {
     var ours: [Double] = []
     var limit: [Double] = []
     var theirs: [Double] = []
-    for _ in 0..<trials {
+    for _ in 0..<runs {
       ours.append(
-        checked([
-          swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", corpus.text,
-        ]).cpu)
-      limit.append(checked([baseline, corpus.font, corpus.text]).cpu)
-      theirs.append(
-        checked([hbShape, "-O", "json", "--font-file", corpus.font, "--text-file", corpus.text]).cpu)
+        checked([swiftshape, "shape", "-O", "jsonl", "--font-file", font, "--text-file", file]).cpu)
+      limit.append(checked([baseline, font, file]).cpu)
+      theirs.append(checked([hbShape, "-O", "json", "--font-file", font, "--text-file", file]).cpu)
     }
-    // Medians of the ratios of each trial's three runs, made one after the other: a drift of the
-    // machine's speed then touches both sides of a ratio alike.
-    let toLimit = Measure.median(zip(ours, limit).map { $0 / $1 })
-    let toHB = Measure.median(zip(theirs, ours).map { $0 / $1 })
-    let detail =
+    return (
+      Measure.median(zip(ours, limit).map { $0 / $1 }), Measure.median(zip(theirs, ours).map { $0 / $1 }),
       "swiftshape \(fixed(Measure.median(ours) * 1e3, 0)) ms, C \(fixed(Measure.median(limit) * 1e3, 0)) ms, hb-shape \(fixed(Measure.median(theirs) * 1e3, 0)) ms"
+    )
+  }
+
+  /// The command: `swiftshape shape -O jsonl --text-file` against the C writer and `hb-shape -O json`, CPU time.
+  func command(_ corpus: Corpus) -> [Figure] {
+    let (toLimit, toHB, detail) = commandRatios(font: corpus.font, file: corpus.text, runs: trials)
     return [
       Figure(
         name: "command \(corpus.name) vs C", value: toLimit, target: "≤ 1.2× C", met: toLimit <= 1.2,
@@ -207,22 +212,9 @@ struct Benchmarks {
 
   /// The command on `copies` copies of the corpus's text in one file (`file`), where the shaping
   /// cache finds the words it kept (the shaping cache's targets: at most half the C writer's CPU
-  /// time, at least 2.5 times hb-shape's speed): `swiftshape shape -O jsonl` against the C writer
-  /// and `hb-shape -O json`, CPU time, medians of the ratios of each trial's three runs.
+  /// time, at least 2.5 times hb-shape's speed), as `command(_:)` measures it, twice the trials.
   func commandCopies(_ corpus: Corpus, file: String, copies: Int) -> [Figure] {
-    var ours: [Double] = []
-    var limit: [Double] = []
-    var theirs: [Double] = []
-    for _ in 0..<(2 * trials) {
-      ours.append(
-        checked([swiftshape, "shape", "-O", "jsonl", "--font-file", corpus.font, "--text-file", file]).cpu)
-      limit.append(checked([baseline, corpus.font, file]).cpu)
-      theirs.append(checked([hbShape, "-O", "json", "--font-file", corpus.font, "--text-file", file]).cpu)
-    }
-    let toLimit = Measure.median(zip(ours, limit).map { $0 / $1 })
-    let toHB = Measure.median(zip(theirs, ours).map { $0 / $1 })
-    let detail =
-      "swiftshape \(fixed(Measure.median(ours) * 1e3, 0)) ms, C \(fixed(Measure.median(limit) * 1e3, 0)) ms, hb-shape \(fixed(Measure.median(theirs) * 1e3, 0)) ms"
+    let (toLimit, toHB, detail) = commandRatios(font: corpus.font, file: file, runs: 2 * trials)
     return [
       Figure(
         name: "command \(corpus.name) \(copies) copies vs C", value: toLimit, target: "≤ 0.5× C",
