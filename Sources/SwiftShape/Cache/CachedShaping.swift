@@ -295,36 +295,66 @@ extension ShapingFont {
       // on their own.
       var cutBefore = false
       while nextRequired < required.count, required[nextRequired] < runStart { nextRequired += 1 }
-      if runStart > 0, nextRequired < required.count, required[nextRequired] == runStart {
-        var start = runStart - 1
-        while start > 0, runStart - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }
-        if allows(UTF8Scalar.decode(bytes, at: start)) & 2 != 0 {
-          cuts.append(runStart)
-          beforeSpaces.append(true)
-          cutBefore = true
-        }
+      if nextRequired < required.count, required[nextRequired] == runStart,
+        Self.cutsBeforeSpaces(at: runStart, in: bytes, allows: allows)
+      {
+        cuts.append(runStart)
+        beforeSpaces.append(true)
+        cutBefore = true
       }
-      if index < bytes.count {
-        if allows(UTF8Scalar.decode(bytes, at: index)) & 1 != 0 {
-          cuts.append(index)
-          beforeSpaces.append(false)
-          continue
-        }
+      if Self.cutsAfterSpaces(at: index, in: bytes, allows: allows) {
+        cuts.append(index)
+        beforeSpaces.append(false)
+        continue
       }
       if cutBefore { continue }
-      if runStart > 0 {
-        var start = runStart - 1
-        while start > 0, runStart - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }
-        if allows(UTF8Scalar.decode(bytes, at: start)) & 2 != 0 {
-          cuts.append(runStart)
-          beforeSpaces.append(true)
-          continue
-        }
+      if Self.cutsBeforeSpaces(at: runStart, in: bytes, allows: allows) {
+        cuts.append(runStart)
+        beforeSpaces.append(true)
+        continue
       }
       if runStart > 0, index < bytes.count { cache.counts.unsafeJoints += 1 }
     }
     cuts.append(bytes.count)
     beforeSpaces.append(false)
+  }
+
+  /// Whether a piece may end at `runStart`, where a run of spaces starts after other text: where
+  /// the character before the spaces allows a cut before them (`allows`, as
+  /// `ThreadCache.Table.allows` gives it).
+  static func cutsBeforeSpaces(
+    at runStart: Int, in bytes: UnsafeBufferPointer<UInt8>, allows: (Unicode.Scalar?) -> UInt8
+  ) -> Bool {
+    guard runStart > 0 else { return false }
+    var start = runStart - 1
+    while start > 0, runStart - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+    return allows(UTF8Scalar.decode(bytes, at: start)) & 2 != 0
+  }
+
+  /// Whether a piece may start at `index`, where a run of spaces ends before other text: where
+  /// the character after the spaces allows a cut after them.
+  static func cutsAfterSpaces(
+    at index: Int, in bytes: UnsafeBufferPointer<UInt8>, allows: (Unicode.Scalar?) -> UInt8
+  ) -> Bool {
+    index < bytes.count && allows(UTF8Scalar.decode(bytes, at: index)) & 1 != 0
+  }
+
+  /// Which of `required` (offsets into `bytes`, ascending) the cutting above would not make: a
+  /// required cut is made where a run of spaces starts or ends and the character on the other
+  /// side allows it, and nowhere else.
+  static func requiredCutsNotMade(
+    _ required: [Int], in bytes: UnsafeBufferPointer<UInt8>, allows: (Unicode.Scalar?) -> UInt8
+  ) -> [Int] {
+    required.filter { cut in
+      guard cut > 0, cut < bytes.count else { return true }
+      if bytes[cut] == 0x20, bytes[cut - 1] != 0x20 {
+        return !cutsBeforeSpaces(at: cut, in: bytes, allows: allows)
+      }
+      if bytes[cut - 1] == 0x20, bytes[cut] != 0x20 {
+        return !cutsAfterSpaces(at: cut, in: bytes, allows: allows)
+      }
+      return true
+    }
   }
 
   /// Whether a space after the character starts a cluster of its own: not after a format or
