@@ -29,7 +29,9 @@ func fuzzCache(_ bytes: UnsafeBufferPointer<UInt8>) {
     precondition(cached == plain, "the cache gave other glyphs than shaping the line whole")
   }
   // Paragraphs with a span of language a word (two languages in turn, as the last byte of the
-  // flags picks them): the runs the cache shapes together must be those shaped run by run.
+  // flags picks them): the runs the cache shapes together must be those shaped run by run. (Half
+  // the inputs, by their text's length: a paragraph shaped twice a line slows the target.)
+  guard input.text.utf8.count & 1 == 0 else { return }
   var paragraph = options
   paragraph.paragraph = .auto
   paragraph.bufferFlags = []
