@@ -244,13 +244,20 @@ final class ThreadCache: @unchecked Sendable {
       return (line >= 192 && line < 256) || (line >= 256 && plainIsFaster)
     }
 
-    /// Counts a line shaped, plainly or through the cache, and its time in the windows.
-    func note(plainly: Bool, nanoseconds: Int, bytes: Int) {
+    /// Whether the next line is in a window whose time is counted (`note`).
+    var isInTimedWindow: Bool {
       let line = cycleLine & 4095
-      if plainly, line >= 192, line < 256 {
+      return line >= 64 && line < 256
+    }
+
+    /// Counts a line shaped, plainly or through the cache, and its time in the windows (nil: the
+    /// line was not timed).
+    func note(plainly: Bool, nanoseconds: Int?, bytes: Int) {
+      let line = cycleLine & 4095
+      if let nanoseconds, plainly, line >= 192, line < 256 {
         plainNanoseconds += nanoseconds
         plainBytes += bytes
-      } else if !plainly, line >= 64, line < 192 {
+      } else if let nanoseconds, !plainly, line >= 64, line < 192 {
         cachedNanoseconds += nanoseconds
         cachedBytes += bytes
       }
