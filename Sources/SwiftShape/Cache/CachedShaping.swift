@@ -330,9 +330,7 @@ extension ShapingFont {
     at runStart: Int, in bytes: UnsafeBufferPointer<UInt8>, allows: (Unicode.Scalar?) -> UInt8
   ) -> Bool {
     guard runStart > 0 else { return false }
-    var start = runStart - 1
-    while start > 0, runStart - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }
-    return allows(UTF8Scalar.decode(bytes, at: start)) & 2 != 0
+    return allows(UTF8Scalar.decode(bytes, at: UTF8Scalar.start(of: runStart - 1, in: bytes))) & 2 != 0
   }
 
   /// Whether a piece may start at `index`, where a run of spaces ends before other text: where
