@@ -53,9 +53,7 @@ final class CachedPieces {
   /// where the cache has them: those `shape(_:options:)` gives.
   func glyphs(of text: UnsafeBufferPointer<UInt8>) -> [ShapedGlyph]? {
     guard !text.isEmpty, let stored = table.pieces.find(PieceHash.of(text, edges: edges)),
-      stored.edges == edges,
-      stored.text.count == text.count,
-      stored.text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
+      stored.holds(text, edges: edges)
     else { return nil }
     // Counted as the cache counts a line of one piece found, which its choices follow (whether
     // to keep pieces, whether lines of one piece come back).

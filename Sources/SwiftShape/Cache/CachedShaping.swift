@@ -105,13 +105,16 @@ extension ShapingFont {
       return false
     }
 
-    var cuts = cache.cuts
-    var beforeSpaces = cache.beforeSpaces
+    var cutStorage = cache.cuts
+    var beforeSpacesStorage = cache.beforeSpaces
     (cache.cuts, cache.beforeSpaces) = ([], [])
-    defer { (cache.cuts, cache.beforeSpaces) = (cuts, beforeSpaces) }
+    defer { (cache.cuts, cache.beforeSpaces) = (cutStorage, beforeSpacesStorage) }
     cutPieces(
-      bytes, joints: joints, table: table, cache: cache, required: requiredCuts, into: &cuts,
-      beforeSpaces: &beforeSpaces)
+      bytes, joints: joints, table: table, cache: cache, required: requiredCuts, into: &cutStorage,
+      beforeSpaces: &beforeSpacesStorage)
+    // (Constants from here: a variable the functions below capture is checked for exclusive
+    // access at run time at each read, about 60 instructions.)
+    let (cuts, beforeSpaces) = (cutStorage, beforeSpacesStorage)
     if !requiredCuts.isEmpty {
       // The required cuts not made, for the caller to shape the text apart at them.
       cache.missingCuts.removeAll(keepingCapacity: true)
@@ -136,17 +139,14 @@ extension ShapingFont {
     let pieces = table.pieces
     func lookUp(_ piece: Int, key: UInt64) -> Piece? {
       let text = slice(piece)
-      guard let stored = pieces.find(key), stored.edges == edges(piece),
-        stored.text.count == text.count,
-        stored.text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
-      else { return nil }
+      guard let stored = pieces.find(key), stored.holds(text, edges: edges(piece)) else { return nil }
       return stored
     }
     func keep(_ piece: Int, key: UInt64, glyphs: [ShapedGlyph]) -> Piece {
-      let stored = Piece(text: Array(slice(piece)), edges: edges(piece), glyphs: glyphs)
+      let stored = Piece.make(text: slice(piece), edges: edges(piece), glyphs: glyphs)
       if table.keeps() {
         table.pieces.insert(key, stored)
-        cache.bytes += 96 + stored.text.count + glyphs.count * MemoryLayout<ShapedGlyph>.stride
+        cache.bytes += 96 + stored.textCount + glyphs.count * MemoryLayout<ShapedGlyph>.stride
       }
       return stored
     }
@@ -172,7 +172,7 @@ extension ShapingFont {
         }
         cache.counts.shapedRuns += 1
         if table.keeps(), !joints.insertedDottedCircle(result.runs[0].glyphs, text: bytes) {
-          table.pieces.insert(key, Piece(text: Array(bytes), edges: edges(0), glyphs: result.runs[0].glyphs))
+          table.pieces.insert(key, Piece.make(text: bytes, edges: edges(0), glyphs: result.runs[0].glyphs))
           cache.bytes += 96 + bytes.count + result.runs[0].glyphs.count * MemoryLayout<ShapedGlyph>.stride
         }
       }
@@ -202,8 +202,9 @@ extension ShapingFont {
     // are not next to each other in the line go together where the joint between them is of
     // the kind the cuts make exact: spaces then a piece cut after spaces, or a piece cut before
     // spaces then spaces. (Most lines take one call.)
+    // (The batch and the pieces found lent to `shapeBatch`, not captured: see `cuts`.)
     var batch: [Int] = []
-    func shapeBatch() throws -> Bool {
+    func shapeBatch(_ batch: inout [Int], _ found: inout [Piece?], keys: [UInt64]) throws -> Bool {
       defer { batch.removeAll() }
       guard let first = batch.first, let last = batch.last else { return true }
       let shaped = try shapePieces(
@@ -222,14 +223,14 @@ extension ShapingFont {
     }
     for piece in 0..<count where found[piece] == nil {
       if let previous = batch.last, previous != piece - 1, beforeSpaces[previous + 1] != beforeSpaces[piece] {
-        guard try shapeBatch() else {
+        guard try shapeBatch(&batch, &found, keys: keys) else {
           cache.counts.bypassed += 1
           return false
         }
       }
       batch.append(piece)
     }
-    guard try shapeBatch() else {
+    guard try shapeBatch(&batch, &found, keys: keys) else {
       cache.counts.bypassed += 1
       return false
     }
@@ -423,6 +424,7 @@ extension ShapingFont {
     var run: [UInt8] = []
     var starts: [Int] = []
     run.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+    starts.reserveCapacity(pieces.count + 1)
     for piece in pieces {
       starts.append(run.count)
       run.append(contentsOf: piece)
@@ -433,20 +435,42 @@ extension ShapingFont {
         try shape("", options: runOptions, in: buffer, into: &shaped) { $0.add(utf8: run) }
       }
     }
-    // The glyphs of each piece, in the order they come (clusters are UTF-8 offsets in the run).
-    var split = [[ShapedGlyph]](repeating: [], count: pieces.count)
+    // The glyphs of each piece, in the order they come (clusters are UTF-8 offsets in the run),
+    // each piece's array made at its size: counted first. (Grown by appending, a piece's array was
+    // allocated again three or four times, and a tenth of a pass's time went to `malloc`, `free`
+    // and the counts of references around them: perf.)
     let units =
       options.clusterUnit == .utf8
       ? [] : run.withUnsafeBufferPointer { Self.unitOffsets($0, options.clusterUnit) }
-    var piece = 0
-    for var glyph in shaped.runs[0].glyphs {
-      let byte = glyph.cluster
-      while piece > 0, byte < starts[piece] { piece -= 1 }
-      while piece + 1 < pieces.count, byte >= starts[piece + 1] { piece += 1 }
-      glyph.cluster = units.isEmpty ? byte - starts[piece] : Int(units[byte] - units[starts[piece]])
-      split[piece].append(glyph)
+    return shaped.runs[0].glyphs.withUnsafeBufferPointer { glyphs in
+      withUnsafeTemporaryAllocation(of: Int32.self, capacity: glyphs.count + pieces.count) { temporary in
+        let pieceOf = UnsafeMutableBufferPointer(rebasing: temporary[0..<glyphs.count])
+        let counts = UnsafeMutableBufferPointer(rebasing: temporary[glyphs.count...])
+        counts.initialize(repeating: 0)
+        var piece = 0
+        for (index, glyph) in glyphs.enumerated() {
+          let byte = glyph.cluster
+          while piece > 0, byte < starts[piece] { piece -= 1 }
+          while piece + 1 < pieces.count, byte >= starts[piece + 1] { piece += 1 }
+          pieceOf[index] = Int32(piece)
+          counts[piece] += 1
+        }
+        var split: [[ShapedGlyph]] = []
+        split.reserveCapacity(pieces.count)
+        for count in counts {
+          var piece: [ShapedGlyph] = []
+          piece.reserveCapacity(Int(count))
+          split.append(piece)
+        }
+        for (index, var glyph) in glyphs.enumerated() {
+          let piece = Int(pieceOf[index])
+          let byte = glyph.cluster
+          glyph.cluster = units.isEmpty ? byte - starts[piece] : Int(units[byte] - units[starts[piece]])
+          split[piece].append(glyph)
+        }
+        return split
+      }
     }
-    return split
   }
 
   /// For each UTF-8 offset of `bytes` (and its end), the offset in `unit` of the character there.
@@ -475,19 +499,23 @@ extension ShapingFont {
     // (Each piece's glyphs copied whole, their clusters moved as they go, into the result's
     // storage where it has room, else a new array: appended a glyph at a time, 45 instructions a
     // glyph; appended a piece at a time, 500 instructions a piece.)
+    // (`at` is not captured by the closure that copies: see `shapeCached`'s `cuts`.)
     func join(into buffer: UnsafeMutableBufferPointer<ShapedGlyph>) {
       var at = 0
       for index in 0..<pieces.count {
         let piece = backward ? pieces.count - 1 - index : index
         let offset = units.isEmpty ? cuts[piece] : Int(units[cuts[piece]])
-        pieces[piece]!.glyphs.withUnsafeBufferPointer { source in
+        let glyphs = pieces[piece]!.glyphs
+        let (start, count) = (at, glyphs.count)
+        glyphs.withUnsafeBufferPointer { source in
           guard let from = source.baseAddress else { return }
-          (buffer.baseAddress! + at).update(from: from, count: source.count)
+          let to = buffer.baseAddress! + start
+          to.update(from: from, count: count)
           if offset != 0 {
-            for glyph in at..<(at + source.count) { buffer[glyph].cluster += offset }
+            for glyph in 0..<count { to[glyph].cluster += offset }
           }
-          at += source.count
         }
+        at += count
       }
     }
     result.runs[0].fill(identity: identity, unit: unit, scale: scale, properties: properties) { glyphs in

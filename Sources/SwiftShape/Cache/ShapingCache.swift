@@ -166,6 +166,12 @@ final class FontCacheState: Sendable {
 final class ThreadCache: @unchecked Sendable {
   // @unchecked: used only by its thread; `statistics` is read by others under `registry`'s lock,
   // and written by its thread under the same lock (`publish`).
+  //
+  // Speed: the stored properties its thread reads and writes on the way of each line (here and
+  // in `Table`) are `@exclusivity(unchecked)`: no access to one of them overlaps another to the
+  // same property (each is read or set in a statement, or lent for one call that does not reach
+  // it again), and checked at run time they cost two calls into the runtime an access, about
+  // 2,600 instructions a line of the English text's first pass (callgrind).
   struct TableKey: Hashable {
     // (The options last: keys are compared field by field in this order, and a paragraph's runs
     // go from one table to another mostly by script or language, found different before the
@@ -177,25 +183,51 @@ final class ThreadCache: @unchecked Sendable {
     var options: ShapeOptions
   }
 
-  /// A piece's glyphs, clusters from the piece's start in the options' unit.
-  final class Piece {
-    let text: [UInt8]
-    let edges: UInt8
-    let glyphs: [ShapedGlyph]
+  /// A piece's glyphs, clusters from the piece's start in the options' unit, with its text's
+  /// UTF-8 in the same allocation (an array of its own was one more `malloc` and `free` a piece
+  /// kept).
+  final class Piece: ManagedBuffer<PieceHeader, UInt8> {
+    static func make(text: UnsafeBufferPointer<UInt8>, edges: UInt8, glyphs: [ShapedGlyph]) -> Piece {
+      let made = Piece.create(minimumCapacity: text.count) { _ in
+        PieceHeader(edges: edges, textCount: text.count, glyphs: glyphs)
+      }
+      if let bytes = text.baseAddress {
+        made.withUnsafeMutablePointerToElements { $0.initialize(from: bytes, count: text.count) }
+      }
+      return unsafeDowncast(made, to: Piece.self)
+    }
 
-    init(text: [UInt8], edges: UInt8, glyphs: [ShapedGlyph]) {
-      (self.text, self.edges, self.glyphs) = (text, edges, glyphs)
+    // (The header read through its pointer: `header`, a class's stored property, is checked for
+    // exclusive access at run time at each read.)
+    var glyphs: [ShapedGlyph] { withUnsafeMutablePointerToHeader { $0.pointee.glyphs } }
+
+    /// The bytes of its text.
+    var textCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.textCount } }
+
+    /// Whether it is the piece of `text` shaped with `edges`.
+    func holds(_ text: UnsafeBufferPointer<UInt8>, edges: UInt8) -> Bool {
+      withUnsafeMutablePointers { header, stored in
+        guard header.pointee.edges == edges, header.pointee.textCount == text.count else { return false }
+        guard let bytes = text.baseAddress else { return true }
+        return memcmp(stored, bytes, text.count) == 0
+      }
     }
   }
 
+  struct PieceHeader {
+    let edges: UInt8
+    let textCount: Int
+    let glyphs: [ShapedGlyph]
+  }
+
   final class Table {
-    var pieces = PieceTable()
+    @exclusivity(unchecked) var pieces = PieceTable()
     /// What each character allows at a run of spaces (`allows`): bit 0 cut after the run when it
     /// follows, bit 1 cut before it when it precedes, bit 7 worked out; below U+0700 (the
     /// Arabic block's end) in memory of their own, since a class's array is checked for
     /// exclusive access at each read.
     let lowRules = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x700)
-    var rules: [UInt32: UInt8] = [:]
+    @exclusivity(unchecked) var rules: [UInt32: UInt8] = [:]
 
     init() { lowRules.initialize(repeating: 0, count: 0x700) }
     deinit { lowRules.deallocate() }
@@ -215,16 +247,16 @@ final class ThreadCache: @unchecked Sendable {
       }
       return rule
     }
-    var joints: SpaceJoints?
-    var linesSeen = 0
+    @exclusivity(unchecked) var joints: SpaceJoints?
+    @exclusivity(unchecked) var linesSeen = 0
     /// Where the table is in its cycle of 4,096 lines, what the lines shaped plainly and through
     /// the cache took in this cycle's windows, and which was faster.
-    var cycleLine = 0
-    var plainNanoseconds = 0
-    var plainBytes = 0
-    var cachedNanoseconds = 0
-    var cachedBytes = 0
-    var plainIsFaster = false
+    @exclusivity(unchecked) var cycleLine = 0
+    @exclusivity(unchecked) var plainNanoseconds = 0
+    @exclusivity(unchecked) var plainBytes = 0
+    @exclusivity(unchecked) var cachedNanoseconds = 0
+    @exclusivity(unchecked) var cachedBytes = 0
+    @exclusivity(unchecked) var plainIsFaster = false
 
     /// Whether lines are shaped plainly where that was faster (`ShapingCache.choosesByTime` when
     /// the table was made).
@@ -265,17 +297,17 @@ final class ThreadCache: @unchecked Sendable {
     }
 
     /// Lines of one piece looked up, found, and passed by since they stopped being looked up.
-    var singles = 0
-    var singlesFound = 0
-    var singlesPassed = 0
+    @exclusivity(unchecked) var singles = 0
+    @exclusivity(unchecked) var singlesFound = 0
+    @exclusivity(unchecked) var singlesPassed = 0
 
     /// Whether lines of one piece (no space) have been found again in fewer than one in sixteen
     /// of 1,024 lookups or more: they are then shaped plainly (but one in sixteen).
     var singlesComeBackRarely: Bool { singles >= 1024 && singlesFound * 16 < singles }
     /// Pieces kept and found so far, and misses since the last one kept.
-    var kept = 0
-    var found = 0
-    var skipped = 0
+    @exclusivity(unchecked) var kept = 0
+    @exclusivity(unchecked) var found = 0
+    @exclusivity(unchecked) var skipped = 0
 
     /// Whether to keep the next piece not found: always, until the table has kept 2,048 pieces
     /// and found fewer than one in sixteen of them again (text where words do not come back, such
@@ -292,39 +324,39 @@ final class ThreadCache: @unchecked Sendable {
     }
   }
 
-  var tables: [TableKey: Table] = [:]
+  @exclusivity(unchecked) var tables: [TableKey: Table] = [:]
   /// The last few tables looked up, compared before the dictionary is: a paragraph's runs go from
   /// one script's table to another's, and hashing the options took 4,200 instructions a run.
-  var recent: [(key: TableKey, table: Table)] = []
+  @exclusivity(unchecked) var recent: [(key: TableKey, table: Table)] = []
   /// Where the last table looked up is in `recent`.
-  var lastRecent = -1
+  @exclusivity(unchecked) var lastRecent = -1
   var lastTable: Table? { lastRecent >= 0 ? recent[lastRecent].table : nil }
   /// The last table's font, script and direction (read in place: a key copied out retains its
   /// options' storage).
   var lastFont: UInt64? { lastRecent >= 0 ? recent[lastRecent].key.font : nil }
   var lastScript: Script? { lastRecent >= 0 ? recent[lastRecent].key.script : nil }
   var lastDirection: Direction? { lastRecent >= 0 ? recent[lastRecent].key.direction : nil }
-  var bytes = 0
-  var limit = ShapingCache.limit
-  var counts = ShapingCache.Statistics()
+  @exclusivity(unchecked) var bytes = 0
+  @exclusivity(unchecked) var limit = ShapingCache.limit
+  @exclusivity(unchecked) var counts = ShapingCache.Statistics()
   /// Storage reused from line to line.
-  var cuts: [Int] = []
-  var beforeSpaces: [Bool] = []
-  var keys: [UInt64] = []
-  var found: [Piece?] = []
-  var runResult = ShapeResult()
+  @exclusivity(unchecked) var cuts: [Int] = []
+  @exclusivity(unchecked) var beforeSpaces: [Bool] = []
+  @exclusivity(unchecked) var keys: [UInt64] = []
+  @exclusivity(unchecked) var found: [Piece?] = []
+  @exclusivity(unchecked) var runResult = ShapeResult()
   /// The cuts required of the last text (`shapeCached(_:options:requiredCuts:into:)`) that could
   /// not be made.
-  var missingCuts: [Int] = []
+  @exclusivity(unchecked) var missingCuts: [Int] = []
   /// The last feature of a span over a whole paragraph, and the features it gave the run
   /// (`SpanStyles.runFeatures`): lines styled alike share one array.
-  var lastSpanFeature: (given: Feature, run: [Feature])?
+  @exclusivity(unchecked) var lastSpanFeature: (given: Feature, run: [Feature])?
   /// The counts as others may read them.
   var statistics = ShapingCache.Statistics()
   /// Whether the text shaped now is a piece of a line shaped again (kashida's): neither timed nor
   /// shaped plainly by its table's choice, which is made on whole lines. Timed with them, a
   /// justified Persian paragraph's pieces made its table choose plain shaping for the paragraphs.
-  var shapingPieces = false
+  @exclusivity(unchecked) var shapingPieces = false
 
   struct Registry {
     var live: [ThreadCache] = []
