@@ -78,7 +78,7 @@ extension ShapingFont {
     // Each piece's glyphs: the cache's (clusters from the piece's start, its tatweels among them)
     // or those `reshape` gave (clusters the paragraph's); where each tatweel starts, in the
     // cluster unit from its piece's start, the pieces' one after the other.
-    var pieceGlyphs: [[ShapedGlyph]] = []
+    var pieceGlyphs: [TatweelPieceGlyphs] = []
     pieceGlyphs.reserveCapacity(pieces.count)
     var tatweelStarts: [Int] = []
     tatweelStarts.reserveCapacity(tatweels.reduce(0) { $0 + $1.count })
@@ -112,7 +112,7 @@ extension ShapingFont {
         }
         let found = cached.glyphs(of: UnsafeBufferPointer(rebasing: bytes[0..<length]))
         if let found {
-          pieceGlyphs.append(found)
+          pieceGlyphs.append(TatweelPieceGlyphs(cached: found))
           pieces[pieceIndex].base = base
           pieces[pieceIndex].startsEnd = tatweelStarts.count
           continue
@@ -125,7 +125,8 @@ extension ShapingFont {
         pieceTatweels[tatweels[place].scalar] = tatweels[place].count
         place += 1
       }
-      pieceGlyphs.append(try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs)
+      pieceGlyphs.append(
+        TatweelPieceGlyphs(shaped: try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs))
       pieces[pieceIndex].startsEnd = tatweelStarts.count
     }
     // The run's glyphs with each piece's in the place of its own, which must be together in the
@@ -159,7 +160,7 @@ extension ShapingFont {
 
   /// `run`'s glyphs with the pieces' in the places of their own (`spliceTatweels`).
   private func splice(
-    _ run: ShapedRun, pieces: [TatweelPiece], pieceGlyphs: [[ShapedGlyph]], tatweelStarts: [Int],
+    _ run: ShapedRun, pieces: [TatweelPiece], pieceGlyphs: [TatweelPieceGlyphs], tatweelStarts: [Int],
     tatweelWidth: Int, runStart: Int, pieceAt: UnsafeMutableBufferPointer<Int32>,
     placed: UnsafeMutableBufferPointer<Int32>
   ) -> ShapedRun? {
@@ -193,7 +194,7 @@ extension ShapingFont {
           placed[piece] = 1
           let base = pieces[piece].base
           let starts = (piece == 0 ? 0 : pieces[piece - 1].startsEnd)..<pieces[piece].startsEnd
-          pieceGlyphs[piece].withUnsafeBufferPointer { glyphs in
+          pieceGlyphs[piece].withGlyphs { glyphs in
             for var glyph in glyphs {
               var before = starts.lowerBound
               while before < starts.upperBound, tatweelStarts[before] < glyph.cluster { before += 1 }
@@ -211,6 +212,19 @@ extension ShapingFont {
     var result = run
     result.glyphs = glyphs
     return result
+  }
+}
+
+/// A kashida piece's glyphs: shaped again, or found in the shaping cache (read in place).
+struct TatweelPieceGlyphs {
+  var shaped: [ShapedGlyph] = []
+  var cached: ThreadCache.Piece?
+
+  var count: Int { cached?.glyphCount ?? shaped.count }
+
+  func withGlyphs<Result>(_ body: (UnsafeBufferPointer<ShapedGlyph>) -> Result) -> Result {
+    if let cached { return cached.withGlyphs(body) }
+    return shaped.withUnsafeBufferPointer(body)
   }
 }
 

@@ -50,11 +50,11 @@ final class CachedPieces {
   func allows(_ scalar: Unicode.Scalar) -> UInt8 { table.allows(scalar, font: font, joints: joints) }
 
   /// The glyphs of `text` shaped alone with the options, clusters from its start in their unit,
-  /// where the cache has them: those `shape(_:options:)` gives.
-  func glyphs(of text: UnsafeBufferPointer<UInt8>) -> [ShapedGlyph]? {
-    guard !text.isEmpty, let stored = table.pieces.find(PieceHash.of(text, edges: edges)),
-      stored.holds(text, edges: edges)
-    else { return nil }
+  /// where the cache has them: those `shape(_:options:)` gives (`ThreadCache.Piece.withGlyphs`).
+  func glyphs(of text: UnsafeBufferPointer<UInt8>) -> ThreadCache.Piece? {
+    guard !text.isEmpty, let found = table.pieces.find(PieceHash.of(text, edges: edges)) else { return nil }
+    let stored = found.takeUnretainedValue()
+    guard stored.holds(text, edges: edges) else { return nil }
     // Counted as the cache counts a line of one piece found, which its choices follow (whether
     // to keep pieces, whether lines of one piece come back).
     cache.counts.pieces += 1
@@ -62,6 +62,6 @@ final class CachedPieces {
     table.found += 1
     table.singles += 1
     table.singlesFound += 1
-    return stored.glyphs
+    return stored
   }
 }

@@ -84,19 +84,24 @@ extension ShapingFont {
       return false
     }
     // Text with a context (a paragraph's edges reshaped, `--text-before`): shaped without it
-    // where it cannot change the glyphs (`withoutContext`).
-    guard
-      let options = givenOptions.withoutContext(
-        script: script, first: bytes.isEmpty ? nil : UTF8Scalar.decode(bytes, at: 0),
-        last: bytes.isEmpty
-          ? nil : UTF8Scalar.decode(bytes, at: UTF8Scalar.start(of: bytes.count - 1, in: bytes)))
-    else {
+    // where it cannot change the glyphs (`withoutContext`). (Text without one takes the options
+    // as given: a copy retains and releases their arrays and strings.)
+    let options: ShapeOptions
+    if givenOptions.textBefore.isEmpty, givenOptions.textAfter.isEmpty {
+      options = givenOptions
+    } else if let withoutContext = givenOptions.withoutContext(
+      script: script, first: bytes.isEmpty ? nil : UTF8Scalar.decode(bytes, at: 0),
+      last: bytes.isEmpty
+        ? nil : UTF8Scalar.decode(bytes, at: UTF8Scalar.start(of: bytes.count - 1, in: bytes)))
+    {
+      options = withoutContext
+    } else {
       cache.counts.bypassed += 1
       return false
     }
     let properties = (direction, script, language)
     let table = cache.table(
-      .init(font: cacheState.id, direction: direction, script: script, language: language, options: options))
+      font: cacheState.id, direction: direction, script: script, language: language, options: options)
     table.linesSeen += 1
     guard table.linesSeen > ShapingCache.warmUpLines else { return false }
     if table.joints == nil { table.joints = cacheState.spaceJoints(font) }
@@ -137,18 +142,17 @@ extension ShapingFont {
     // Looked up in a copy of the table's storage (a reference to it): reads of the class's
     // property would each be checked for exclusive access at run time.
     let pieces = table.pieces
-    func lookUp(_ piece: Int, key: UInt64) -> Piece? {
+    func lookUp(_ piece: Int, key: UInt64) -> Unmanaged<Piece>? {
       let text = slice(piece)
-      guard let stored = pieces.find(key), stored.holds(text, edges: edges(piece)) else { return nil }
+      guard let stored = pieces.find(key),
+        stored._withUnsafeGuaranteedRef({ $0.holds(text, edges: edges(piece)) })
+      else { return nil }
       return stored
     }
-    func keep(_ piece: Int, key: UInt64, glyphs: [ShapedGlyph]) -> Piece {
-      let stored = Piece.make(text: slice(piece), edges: edges(piece), glyphs: glyphs)
-      if table.keeps() {
-        table.pieces.insert(key, stored)
-        cache.bytes += 96 + stored.textCount + glyphs.count * MemoryLayout<ShapedGlyph>.stride
-      }
-      return stored
+    func keep(_ stored: Piece, key: UInt64) {
+      guard table.keeps() else { return }
+      table.pieces.insert(key, stored)
+      cache.bytes += 64 + stored.textCount + stored.glyphCount * MemoryLayout<ShapedGlyph>.stride
     }
     cache.counts.lines += 1
     cache.counts.pieces += count
@@ -171,15 +175,19 @@ extension ShapingFont {
           try shape(text, options: options, in: buffer, into: &result) { add(text, to: $0, options: options) }
         }
         cache.counts.shapedRuns += 1
-        if table.keeps(), !joints.insertedDottedCircle(result.runs[0].glyphs, text: bytes) {
-          table.pieces.insert(key, Piece.make(text: bytes, edges: edges(0), glyphs: result.runs[0].glyphs))
-          cache.bytes += 96 + bytes.count + result.runs[0].glyphs.count * MemoryLayout<ShapedGlyph>.stride
+        let stored = result.runs[0].glyphs.withUnsafeBufferPointer { glyphs in
+          joints.insertedDottedCircle(glyphs, text: bytes)
+            ? nil : Piece.make(text: bytes, edges: edges(0), glyphs: glyphs)
         }
+        if let stored { keep(stored, key: key) }
       }
       return true
     }
 
-    // Each piece found, or the runs of pieces not found shaped together, one call a run.
+    // Each piece found, or the runs of pieces not found shaped together, one call a run. (The
+    // pieces found are the table's, not retained; those shaped here are kept for the line in
+    // `made`, whether the table keeps them or not.)
+    var made: [Piece] = []
     var found = cache.found
     var keys = cache.keys
     (cache.found, cache.keys) = ([], [])
@@ -204,38 +212,46 @@ extension ShapingFont {
     // spaces then spaces. (Most lines take one call.)
     // (The batch and the pieces found lent to `shapeBatch`, not captured: see `cuts`.)
     var batch: [Int] = []
-    func shapeBatch(_ batch: inout [Int], _ found: inout [Piece?], keys: [UInt64]) throws -> Bool {
+    func shapeBatch(
+      _ batch: inout [Int], _ found: inout [Unmanaged<Piece>?], _ made: inout [Piece], keys: [UInt64]
+    ) throws -> Bool {
       defer { batch.removeAll() }
       guard let first = batch.first, let last = batch.last else { return true }
       let shaped = try shapePieces(
-        batch.map(slice), options: options, properties: properties, atStart: first == 0 && bot,
-        atEnd: last == count - 1 && eot, scratch: &cache.runResult)
+        batch.map(slice), edges: batch.map(edges), options: options, properties: properties,
+        atStart: first == 0 && bot, atEnd: last == count - 1 && eot, scratch: &cache.runResult)
       cache.counts.shapedRuns += 1
       // A dotted circle HarfBuzz put in for a broken cluster: whether it does depends on the
       // syllables before it in the line (their serial numbers), so the line is shaped whole.
-      if batch.indices.contains(where: { joints.insertedDottedCircle(shaped[$0], text: slice(batch[$0])) }) {
+      if batch.indices.contains(where: { index in
+        shaped[index].withGlyphs { joints.insertedDottedCircle($0, text: slice(batch[index])) }
+      }) {
         return false
       }
       for (index, piece) in batch.enumerated() {
-        found[piece] = keep(piece, key: keys[piece], glyphs: shaped[index])
+        keep(shaped[index], key: keys[piece])
+        found[piece] = Unmanaged.passUnretained(shaped[index])
+        made.append(shaped[index])
       }
       return true
     }
     for piece in 0..<count where found[piece] == nil {
       if let previous = batch.last, previous != piece - 1, beforeSpaces[previous + 1] != beforeSpaces[piece] {
-        guard try shapeBatch(&batch, &found, keys: keys) else {
+        guard try shapeBatch(&batch, &found, &made, keys: keys) else {
           cache.counts.bypassed += 1
           return false
         }
       }
       batch.append(piece)
     }
-    guard try shapeBatch(&batch, &found, keys: keys) else {
+    guard try shapeBatch(&batch, &found, &made, keys: keys) else {
       cache.counts.bypassed += 1
       return false
     }
-    fillCachedResult(
-      &result, text: text, bytes: bytes, cuts: cuts, pieces: found, options: options, properties: properties)
+    withExtendedLifetime(made) {
+      fillCachedResult(
+        &result, text: text, bytes: bytes, cuts: cuts, pieces: found, options: options, properties: properties)
+    }
     return true
   }
 
@@ -411,12 +427,12 @@ extension ShapingFont {
 
   /// Shapes `pieces` (in the line's order) together, as the plain path shapes a text, with the
   /// line's direction, script and language and the text's edges where the first and last pieces
-  /// have them; returns each piece's glyphs, their clusters from the piece's start in the
-  /// options' unit.
+  /// have them; returns each piece with its glyphs, their clusters from the piece's start in the
+  /// options' unit (`edges`: each piece's, as the cache keeps it).
   private func shapePieces(
-    _ pieces: [UnsafeBufferPointer<UInt8>], options: ShapeOptions, properties: (Direction, Script, Language?),
-    atStart: Bool, atEnd: Bool, scratch shaped: inout ShapeResult
-  ) throws -> [[ShapedGlyph]] {
+    _ pieces: [UnsafeBufferPointer<UInt8>], edges: [UInt8], options: ShapeOptions,
+    properties: (Direction, Script, Language?), atStart: Bool, atEnd: Bool, scratch shaped: inout ShapeResult
+  ) throws -> [Piece] {
     var runOptions = options
     (runOptions.direction, runOptions.script, runOptions.language) = properties
     if !atStart { runOptions.bufferFlags.remove(.beginningOfText) }
@@ -436,46 +452,59 @@ extension ShapingFont {
       }
     }
     // The glyphs of each piece, in the order they come (clusters are UTF-8 offsets in the run),
-    // each piece's array made at its size: counted first. (Grown by appending, a piece's array was
-    // allocated again three or four times, and a tenth of a pass's time went to `malloc`, `free`
-    // and the counts of references around them: perf.)
+    // written into the piece made at its size: which piece each glyph is in, then the glyphs
+    // grouped by piece. (Grown by appending, a piece's array was allocated again three or four
+    // times, and a tenth of a pass's time went to `malloc`, `free` and the counts of references
+    // around them: perf.)
     let units =
       options.clusterUnit == .utf8
       ? [] : run.withUnsafeBufferPointer { Self.unitOffsets($0, options.clusterUnit) }
     return shaped.runs[0].glyphs.withUnsafeBufferPointer { glyphs in
-      withUnsafeTemporaryAllocation(of: Int32.self, capacity: glyphs.count + pieces.count) { temporary in
+      withUnsafeTemporaryAllocation(of: Int32.self, capacity: glyphs.count * 2 + pieces.count + 1) { temporary in
         let pieceOf = UnsafeMutableBufferPointer(rebasing: temporary[0..<glyphs.count])
-        let counts = UnsafeMutableBufferPointer(rebasing: temporary[glyphs.count...])
-        counts.initialize(repeating: 0)
+        let order = UnsafeMutableBufferPointer(rebasing: temporary[glyphs.count..<(glyphs.count * 2)])
+        let firsts = UnsafeMutableBufferPointer(rebasing: temporary[(glyphs.count * 2)...])
+        firsts.initialize(repeating: 0)
         var piece = 0
         for (index, glyph) in glyphs.enumerated() {
           let byte = glyph.cluster
           while piece > 0, byte < starts[piece] { piece -= 1 }
           while piece + 1 < pieces.count, byte >= starts[piece + 1] { piece += 1 }
           pieceOf[index] = Int32(piece)
-          counts[piece] += 1
+          firsts[piece + 1] += 1
         }
-        var split: [[ShapedGlyph]] = []
-        split.reserveCapacity(pieces.count)
-        for count in counts {
-          var piece: [ShapedGlyph] = []
-          piece.reserveCapacity(Int(count))
-          split.append(piece)
-        }
-        for (index, var glyph) in glyphs.enumerated() {
+        for piece in 0..<pieces.count { firsts[piece + 1] += firsts[piece] }
+        // (`firsts[piece]` moves on as its glyphs are placed, and ends where the next piece's start.)
+        for index in glyphs.indices {
           let piece = Int(pieceOf[index])
-          let byte = glyph.cluster
-          glyph.cluster = units.isEmpty ? byte - starts[piece] : Int(units[byte] - units[starts[piece]])
-          split[piece].append(glyph)
+          order[Int(firsts[piece])] = Int32(index)
+          firsts[piece] += 1
         }
-        return split
+        var made: [Piece] = []
+        made.reserveCapacity(pieces.count)
+        var first = 0
+        for piece in pieces.indices {
+          let end = Int(firsts[piece])
+          let start = starts[piece]
+          made.append(
+            Piece.make(text: pieces[piece], edges: edges[piece], glyphCount: end - first) { out in
+              for (at, index) in order[first..<end].enumerated() {
+                var glyph = glyphs[Int(index)]
+                let byte = glyph.cluster
+                glyph.cluster = units.isEmpty ? byte - start : Int(units[byte] - units[start])
+                (out + at).initialize(to: glyph)
+              }
+            })
+          first = end
+        }
+        return made
       }
     }
   }
 
   /// For each UTF-8 offset of `bytes` (and its end), the offset in `unit` of the character there.
   static func unitOffsets(_ bytes: UnsafeBufferPointer<UInt8>, _ unit: ClusterUnit) -> [Int32] {
-    var offsets = [Int32](repeating: 0, count: bytes.count + 1)
+    var offsets = [Int32](filledWith: 0, count: bytes.count + 1)
     var count: Int32 = 0
     for (index, byte) in bytes.enumerated() {
       offsets[index] = count
@@ -490,11 +519,11 @@ extension ShapingFont {
   /// reverse order right to left, each piece's clusters moved by where it starts.
   private func fillCachedResult(
     _ result: inout ShapeResult, text: String, bytes: UnsafeBufferPointer<UInt8>, cuts: [Int],
-    pieces: [Piece?], options: ShapeOptions, properties: (Direction, Script, Language?)
+    pieces: [Unmanaged<Piece>?], options: ShapeOptions, properties: (Direction, Script, Language?)
   ) {
     prepareOneRun(&result, text: text, options: options)
     let units = options.clusterUnit == .utf8 ? [] : Self.unitOffsets(bytes, options.clusterUnit)
-    let total = pieces.reduce(0) { $0 + ($1?.glyphs.count ?? 0) }
+    let total = pieces.reduce(0) { $0 + ($1?._withUnsafeGuaranteedRef { $0.glyphCount } ?? 0) }
     let backward = properties.0 == .rightToLeft
     // (Each piece's glyphs copied whole, their clusters moved as they go, into the result's
     // storage where it has room, else a new array: appended a glyph at a time, 45 instructions a
@@ -505,17 +534,16 @@ extension ShapingFont {
       for index in 0..<pieces.count {
         let piece = backward ? pieces.count - 1 - index : index
         let offset = units.isEmpty ? cuts[piece] : Int(units[cuts[piece]])
-        let glyphs = pieces[piece]!.glyphs
-        let (start, count) = (at, glyphs.count)
-        glyphs.withUnsafeBufferPointer { source in
-          guard let from = source.baseAddress else { return }
+        let start = at
+        at += pieces[piece]!._withUnsafeGuaranteedRef { $0.withGlyphs { source in
+          guard let from = source.baseAddress else { return 0 }
           let to = buffer.baseAddress! + start
-          to.update(from: from, count: count)
+          to.update(from: from, count: source.count)
           if offset != 0 {
-            for glyph in 0..<count { to[glyph].cluster += offset }
+            for glyph in 0..<source.count { to[glyph].cluster += offset }
           }
-        }
-        at += count
+          return source.count
+        } }
       }
     }
     result.runs[0].fill(identity: identity, unit: unit, scale: scale, properties: properties) { glyphs in
