@@ -126,7 +126,8 @@ extension ShapingFont {
         place += 1
       }
       pieceGlyphs.append(
-        TatweelPieceGlyphs(shaped: try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs))
+        TatweelPieceGlyphs(
+          shaped: try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs))
       pieces[pieceIndex].startsEnd = tatweelStarts.count
     }
     // The run's glyphs with each piece's in the place of its own, which must be together in the

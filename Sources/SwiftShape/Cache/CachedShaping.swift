@@ -250,7 +250,8 @@ extension ShapingFont {
     }
     withExtendedLifetime(made) {
       fillCachedResult(
-        &result, text: text, bytes: bytes, cuts: cuts, pieces: found, options: options, properties: properties)
+        &result, text: text, bytes: bytes, cuts: cuts, pieces: found, options: options, properties: properties
+      )
     }
     return true
   }
@@ -460,7 +461,8 @@ extension ShapingFont {
       options.clusterUnit == .utf8
       ? [] : run.withUnsafeBufferPointer { Self.unitOffsets($0, options.clusterUnit) }
     return shaped.runs[0].glyphs.withUnsafeBufferPointer { glyphs in
-      withUnsafeTemporaryAllocation(of: Int32.self, capacity: glyphs.count * 2 + pieces.count + 1) { temporary in
+      withUnsafeTemporaryAllocation(of: Int32.self, capacity: glyphs.count * 2 + pieces.count + 1) {
+        temporary in
         let pieceOf = UnsafeMutableBufferPointer(rebasing: temporary[0..<glyphs.count])
         let order = UnsafeMutableBufferPointer(rebasing: temporary[glyphs.count..<(glyphs.count * 2)])
         let firsts = UnsafeMutableBufferPointer(rebasing: temporary[(glyphs.count * 2)...])
@@ -535,15 +537,17 @@ extension ShapingFont {
         let piece = backward ? pieces.count - 1 - index : index
         let offset = units.isEmpty ? cuts[piece] : Int(units[cuts[piece]])
         let start = at
-        at += pieces[piece]!._withUnsafeGuaranteedRef { $0.withGlyphs { source in
-          guard let from = source.baseAddress else { return 0 }
-          let to = buffer.baseAddress! + start
-          to.update(from: from, count: source.count)
-          if offset != 0 {
-            for glyph in 0..<source.count { to[glyph].cluster += offset }
+        at += pieces[piece]!._withUnsafeGuaranteedRef {
+          $0.withGlyphs { source in
+            guard let from = source.baseAddress else { return 0 }
+            let to = buffer.baseAddress! + start
+            to.update(from: from, count: source.count)
+            if offset != 0 {
+              for glyph in 0..<source.count { to[glyph].cluster += offset }
+            }
+            return source.count
           }
-          return source.count
-        } }
+        }
       }
     }
     result.runs[0].fill(identity: identity, unit: unit, scale: scale, properties: properties) { glyphs in

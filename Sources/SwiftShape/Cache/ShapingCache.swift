@@ -418,7 +418,8 @@ final class ThreadCache: @unchecked Sendable {
       lastRecent = index
       return recent[index].table
     }
-    return table(.init(font: font, direction: direction, script: script, language: language, options: options))
+    return table(
+      .init(font: font, direction: direction, script: script, language: language, options: options))
   }
 
   func table(_ key: TableKey) -> Table {

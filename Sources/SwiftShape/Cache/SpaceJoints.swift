@@ -30,7 +30,9 @@ struct SpaceJoints: Sendable {
   private let dottedCircle: UInt32?
 
   /// Whether `glyphs`, shaped from `text`, hold a dotted circle the text does not have.
-  func insertedDottedCircle(_ glyphs: UnsafeBufferPointer<ShapedGlyph>, text: UnsafeBufferPointer<UInt8>) -> Bool {
+  func insertedDottedCircle(_ glyphs: UnsafeBufferPointer<ShapedGlyph>, text: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
     guard let dottedCircle, glyphs.contains(where: { $0.id == dottedCircle }) else { return false }
     // U+25CC in UTF-8: E2 97 8C.
     return !(0..<max(0, text.count - 2)).contains {
