@@ -32,7 +32,7 @@ extension ShapingFont {
       table = cache.lastTable
     }
     // The clock is read only where the table the line is expected to take is in a window of its
-    // timing (192 lines of each 4,096); a line whose table turns out to be another is then counted
+    // timing (160 lines of each 4,096); a line whose table turns out to be another is then counted
     // without its time. (Read for every line, the clock was 0.7% of the command's time on the
     // Devanagari word list, `perf stat`.)
     let start = table.map { $0.isInTimedWindow } ?? true ? Clock.nanoseconds() : nil
