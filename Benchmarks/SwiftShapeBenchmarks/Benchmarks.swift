@@ -117,10 +117,12 @@ struct Benchmarks {
       }
       let cSide = getenv("SWIFTSHAPE_PROFILE_SIDE").map { String(cString: $0) } == "c"
       let passes = getenv("SWIFTSHAPE_PROFILE_PASSES").flatMap { Int(String(cString: $0)) } ?? 150
-      // SWIFTSHAPE_PROFILE_COPIES=N: each pass shapes N copies, the cache warm after the first.
+      // SWIFTSHAPE_PROFILE_COPIES=N: each pass shapes N copies, the cache warm after the first;
+      // SWIFTSHAPE_PROFILE_CACHE=off: without the cache.
       let copies = getenv("SWIFTSHAPE_PROFILE_COPIES").flatMap { Int(String(cString: $0)) } ?? 1
+      let cache = getenv("SWIFTSHAPE_PROFILE_CACHE").map { String(cString: $0) } != "off"
       for _ in 0..<passes {
-        if cSide { _ = passC(copies: copies) } else { _ = try passSwift(copies: copies) }
+        if cSide { _ = passC(copies: copies) } else { _ = try passSwift(copies: copies, cache: cache) }
       }
       exit(0)
     }

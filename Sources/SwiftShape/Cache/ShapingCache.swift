@@ -341,8 +341,8 @@ final class ThreadCache: @unchecked Sendable {
     @exclusivity(unchecked) var singlesPassed = 0
 
     /// Whether lines of one piece (no space) have been found again in fewer than one in sixteen
-    /// of 1,024 lookups or more: they are then shaped plainly (but one in sixteen).
-    var singlesComeBackRarely: Bool { singles >= 1024 && singlesFound * 16 < singles }
+    /// of 256 lookups or more: they are then shaped plainly (but one in sixteen).
+    var singlesComeBackRarely: Bool { singles >= 256 && singlesFound * 16 < singles }
     /// Pieces kept and found so far, and misses since the last one kept.
     @exclusivity(unchecked) var kept = 0
     @exclusivity(unchecked) var found = 0
