@@ -187,14 +187,19 @@ extension ShapingFont {
     // Each piece found, or the runs of pieces not found shaped together, one call a run. (The
     // pieces found are the table's, not retained; those shaped here are kept for the line in
     // `made`, whether the table keeps them or not.)
-    var made: [Piece] = []
+    // (Arrays of the thread's, lent to the line and given back emptied with their storage: made
+    // anew, they grew a few times a line, a `malloc` and a `free` each.)
     var found = cache.found
     var keys = cache.keys
-    (cache.found, cache.keys) = ([], [])
+    var made = cache.made
+    var batch = cache.batch
+    (cache.found, cache.keys, cache.made, cache.batch) = ([], [], [], .init())
     defer {
       found.removeAll(keepingCapacity: true)
       keys.removeAll(keepingCapacity: true)
-      (cache.found, cache.keys) = (found, keys)
+      made.removeAll(keepingCapacity: true)
+      batch.removeAll()
+      (cache.found, cache.keys, cache.made, cache.batch) = (found, keys, made, batch)
     }
     var hits = 0
     for piece in 0..<count {
@@ -211,24 +216,29 @@ extension ShapingFont {
     // the kind the cuts make exact: spaces then a piece cut after spaces, or a piece cut before
     // spaces then spaces. (Most lines take one call.)
     // (The batch and the pieces found lent to `shapeBatch`, not captured: see `cuts`.)
-    var batch: [Int] = []
     func shapeBatch(
-      _ batch: inout [Int], _ found: inout [Unmanaged<Piece>?], _ made: inout [Piece], keys: [UInt64]
+      _ batch: inout ThreadCache.Batch, _ found: inout [Unmanaged<Piece>?], _ made: inout [Piece],
+      keys: [UInt64]
     ) throws -> Bool {
       defer { batch.removeAll() }
-      guard let first = batch.first, let last = batch.last else { return true }
-      let shaped = try shapePieces(
-        batch.map(slice), edges: batch.map(edges), options: options, properties: properties,
-        atStart: first == 0 && bot, atEnd: last == count - 1 && eot, scratch: &cache.runResult)
+      guard let first = batch.pieces.first, let last = batch.pieces.last else { return true }
+      for piece in batch.pieces {
+        batch.texts.append(slice(piece))
+        batch.edges.append(edges(piece))
+      }
+      try shapePieces(
+        &batch, options: options, properties: properties, atStart: first == 0 && bot,
+        atEnd: last == count - 1 && eot, scratch: &cache.runResult)
+      let shaped = batch.shaped
       cache.counts.shapedRuns += 1
       // A dotted circle HarfBuzz put in for a broken cluster: whether it does depends on the
       // syllables before it in the line (their serial numbers), so the line is shaped whole.
-      if batch.indices.contains(where: { index in
-        shaped[index].withGlyphs { joints.insertedDottedCircle($0, text: slice(batch[index])) }
+      if batch.texts.indices.contains(where: { index in
+        shaped[index].withGlyphs { joints.insertedDottedCircle($0, text: batch.texts[index]) }
       }) {
         return false
       }
-      for (index, piece) in batch.enumerated() {
+      for (index, piece) in batch.pieces.enumerated() {
         keep(shaped[index], key: keys[piece])
         found[piece] = Unmanaged.passUnretained(shaped[index])
         made.append(shaped[index])
@@ -236,13 +246,15 @@ extension ShapingFont {
       return true
     }
     for piece in 0..<count where found[piece] == nil {
-      if let previous = batch.last, previous != piece - 1, beforeSpaces[previous + 1] != beforeSpaces[piece] {
+      if let previous = batch.pieces.last, previous != piece - 1,
+        beforeSpaces[previous + 1] != beforeSpaces[piece]
+      {
         guard try shapeBatch(&batch, &found, &made, keys: keys) else {
           cache.counts.bypassed += 1
           return false
         }
       }
-      batch.append(piece)
+      batch.pieces.append(piece)
     }
     guard try shapeBatch(&batch, &found, &made, keys: keys) else {
       cache.counts.bypassed += 1
@@ -431,17 +443,19 @@ extension ShapingFont {
   /// have them; returns each piece with its glyphs, their clusters from the piece's start in the
   /// options' unit (`edges`: each piece's, as the cache keeps it).
   private func shapePieces(
-    _ pieces: [UnsafeBufferPointer<UInt8>], edges: [UInt8], options: ShapeOptions,
-    properties: (Direction, Script, Language?), atStart: Bool, atEnd: Bool, scratch shaped: inout ShapeResult
-  ) throws -> [Piece] {
+    _ batch: inout ThreadCache.Batch, options: ShapeOptions, properties: (Direction, Script, Language?),
+    atStart: Bool, atEnd: Bool, scratch shaped: inout ShapeResult
+  ) throws {
     var runOptions = options
     (runOptions.direction, runOptions.script, runOptions.language) = properties
     if !atStart { runOptions.bufferFlags.remove(.beginningOfText) }
     if !atEnd { runOptions.bufferFlags.remove(.endOfText) }
-    var run: [UInt8] = []
-    var starts: [Int] = []
-    run.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
-    starts.reserveCapacity(pieces.count + 1)
+    // (The batch's storage, lent and given back: made anew, three arrays a batch.)
+    var run = batch.bytes
+    var starts = batch.starts
+    (batch.bytes, batch.starts) = ([], [])
+    defer { (batch.bytes, batch.starts) = (run, starts) }
+    let (pieces, edges) = (batch.texts, batch.edges)
     for piece in pieces {
       starts.append(run.count)
       run.append(contentsOf: piece)
@@ -460,7 +474,7 @@ extension ShapingFont {
     let units =
       options.clusterUnit == .utf8
       ? [] : run.withUnsafeBufferPointer { Self.unitOffsets($0, options.clusterUnit) }
-    return shaped.runs[0].glyphs.withUnsafeBufferPointer { glyphs in
+    batch.shaped = shaped.runs[0].glyphs.withUnsafeBufferPointer { glyphs in
       withUnsafeTemporaryAllocation(of: Int32.self, capacity: glyphs.count * 2 + pieces.count + 1) {
         temporary in
         let pieceOf = UnsafeMutableBufferPointer(rebasing: temporary[0..<glyphs.count])

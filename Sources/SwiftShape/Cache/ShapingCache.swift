@@ -383,6 +383,8 @@ final class ThreadCache: @unchecked Sendable {
   @exclusivity(unchecked) var beforeSpaces: [Bool] = []
   @exclusivity(unchecked) var keys: [UInt64] = []
   @exclusivity(unchecked) var found: [Unmanaged<Piece>?] = []
+  @exclusivity(unchecked) var made: [Piece] = []
+  @exclusivity(unchecked) var batch = Batch()
   @exclusivity(unchecked) var runResult = ShapeResult()
   /// The cuts required of the last text (`shapeCached(_:options:requiredCuts:into:)`) that could
   /// not be made.
@@ -449,6 +451,27 @@ final class ThreadCache: @unchecked Sendable {
     recent.append((key, table))
     lastRecent = recent.count - 1
     return table
+  }
+
+  /// The pieces of a line shaped together (`shapeCached`): their indices in the line, texts and
+  /// edges; their UTF-8 one after the other and where each starts; each made with its glyphs
+  /// (`shapePieces`).
+  struct Batch {
+    var pieces: [Int] = []
+    var texts: [UnsafeBufferPointer<UInt8>] = []
+    var edges: [UInt8] = []
+    var bytes: [UInt8] = []
+    var starts: [Int] = []
+    var shaped: [Piece] = []
+
+    mutating func removeAll() {
+      pieces.removeAll(keepingCapacity: true)
+      texts.removeAll(keepingCapacity: true)
+      edges.removeAll(keepingCapacity: true)
+      bytes.removeAll(keepingCapacity: true)
+      starts.removeAll(keepingCapacity: true)
+      shaped.removeAll(keepingCapacity: true)
+    }
   }
 
   /// Empties every table when they hold more than the limit.
