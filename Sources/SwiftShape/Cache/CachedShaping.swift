@@ -38,7 +38,7 @@ extension ShapingFont {
     let start = table.map { $0.isInTimedWindow } ?? true ? Clock.nanoseconds() : nil
     if requiredCuts.isEmpty, !cache.shapingPieces, let table, table.shapesPlainly() {
       try Buffer.withReusable { buffer in
-        try shape(text, options: options, in: buffer, into: &result) { add(text, to: $0, options: options) }
+        try shape(text, options: options, in: buffer, into: &result)
       }
       table.note(plainly: true, nanoseconds: start.map { Clock.nanoseconds() - $0 }, bytes: text.utf8.count)
       return true
@@ -172,7 +172,7 @@ extension ShapingFont {
           properties: properties)
       } else {
         try Buffer.withReusable { buffer in
-          try shape(text, options: options, in: buffer, into: &result) { add(text, to: $0, options: options) }
+          try shape(text, options: options, in: buffer, into: &result)
         }
         cache.counts.shapedRuns += 1
         let stored = result.runs[0].glyphs.withUnsafeBufferPointer { glyphs in
