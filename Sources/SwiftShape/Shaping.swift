@@ -76,7 +76,8 @@ extension ShapingFont {
   /// (Without a closure that adds the text: one that captures the options copies them, retaining
   /// and releasing their arrays and strings, at each call; 2% of the time of a Devanagari word
   /// list's lines, callgrind.)
-  func shape(_ text: String, options: ShapeOptions, in buffer: Buffer, into result: inout ShapeResult) throws {
+  func shape(_ text: String, options: ShapeOptions, in buffer: Buffer, into result: inout ShapeResult) throws
+  {
     add(text, to: buffer, options: options)
     try shapeAdded(text, options: options, in: buffer, into: &result)
   }
