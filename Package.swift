@@ -176,6 +176,12 @@ let package = Package(
       dependencies: ["CHarfBuzz"],
       path: "Benchmarks/shape-baseline"
     ),
+    // The least a cache of shaped segments can cost, in C, without its exactness checks.
+    .executableTarget(
+      name: "naive-cache",
+      dependencies: ["CHarfBuzz"],
+      path: "Benchmarks/naive-cache"
+    ),
     .systemLibrary(
       name: "CRaqm",
       path: "Benchmarks/CRaqm",
