@@ -315,7 +315,10 @@ public final class Buffer {
   /// no intermediate copy).
   @inlinable
   public func glyphs<Value>(_ transform: (GlyphRecord) -> Value) -> [Value] {
-    [Value](unsafeUninitializedCapacity: count) { storage, initialized in
+    // (An empty buffer gives `[]`: `init(unsafeUninitializedCapacity: 0)` writes the count of the
+    // standard library's shared empty array, which ThreadSanitizer reports as a race.)
+    guard count > 0 else { return [] }
+    return [Value](unsafeUninitializedCapacity: count) { storage, initialized in
       initialized = forEachGlyph { index, record in
         (storage.baseAddress! + index).initialize(to: transform(record))
       }

@@ -22,7 +22,9 @@ package struct ByteBuffer {
   /// An array of `capacity` bytes that starts with `kept`; the rest is left as it is, not zeroed
   /// (bytes past `written` are never read).
   private static func makeStorage(_ capacity: Int, keeping kept: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-    [UInt8](unsafeUninitializedCapacity: capacity) { room, initialized in
+    // (Not made empty this way: see `Array(scalarsOf:)`.)
+    guard capacity > 0 else { return [] }
+    return [UInt8](unsafeUninitializedCapacity: capacity) { room, initialized in
       if let source = kept.baseAddress { room.baseAddress!.update(from: source, count: kept.count) }
       initialized = capacity
     }
