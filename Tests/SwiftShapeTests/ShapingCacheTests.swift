@@ -304,6 +304,31 @@ struct ShapingCacheTests {
     }
   }
 
+  /// After plain shaping was chosen, lines that come back start a new cycle of the timing (the
+  /// cache may pay on text that repeats); lines that do not, never do.
+  @Test func linesThatComeBackTimeTheCacheAgain() throws {
+    let chose = ShapingCache.choosesByTime
+    defer { ShapingCache.choosesByTime = chose }
+    ShapingCache.choosesByTime = true
+    let table = ThreadCache.Table()
+    table.plainIsFaster = true
+    table.cycleLine = 1000
+    func note(_ line: String) {
+      var line = line
+      line.withUTF8 { table.noteLineBack($0) }
+      table.cycleLine += 1
+    }
+    let lines = (0..<32).map { "line \($0) of a document that is shaped again" }
+    for line in lines { note(line) }
+    #expect(table.cycleLine == 1032)  // new lines: plain shaping goes on
+    for line in lines { note(line) }
+    #expect(table.cycleLine == 1)  // they came back: a new cycle started (then counted one line)
+    // Lines that do not come back, plain shaping still faster: no new cycle.
+    table.cycleLine = 1000
+    for number in 0..<640 { note("a line seen once, number \(number)") }
+    #expect(table.cycleLine == 1640)
+  }
+
   @Test func statisticsCountWhatTheCacheDid() throws {
     let font = try ShapingFont(file: Paths.latin)
     ShapingCache.choosesByTime = false

@@ -41,6 +41,7 @@ extension ShapingFont {
         try shape(text, options: options, in: buffer, into: &result)
       }
       table.note(plainly: true, nanoseconds: start.map { Clock.nanoseconds() - $0 }, bytes: text.utf8.count)
+      _ = text.utf8.withContiguousStorageIfAvailable { table.noteLineBack($0) }
       return true
     }
     let done: Bool
