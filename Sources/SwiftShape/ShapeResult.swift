@@ -303,3 +303,19 @@ public struct ShapedLine: Sendable, Hashable {
     (self.descent, self.baseline, self.x, self.runs, self.fill) = (descent, baseline, x, runs, fill)
   }
 }
+
+extension ShapedRun {
+  /// Sets every field of a run of this font, its glyphs by `write`, in place.
+  mutating func fill(
+    identity: FontIdentity, unit: PositionUnit, scale: Scale, properties: (Direction, Script, Language?),
+    glyphs write: (inout [ShapedGlyph]) -> Void
+  ) {
+    if font != identity { font = identity }
+    self.unit = unit
+    self.scale = scale
+    (direction, script, language) = properties
+    level = nil
+    range = nil
+    write(&glyphs)
+  }
+}

@@ -183,75 +183,6 @@ final class ThreadCache: @unchecked Sendable {
     var options: ShapeOptions
   }
 
-  /// A piece's glyphs, clusters from the piece's start in the options' unit, then its text's
-  /// UTF-8, in one allocation.
-  ///
-  /// Speed: a piece kept was three allocations (itself, its glyphs' array, its text's), and each
-  /// piece found was retained and released for its glyphs' array; in one they cost the English
-  /// text's first pass 4% fewer instructions and 5% less time (callgrind, perf).
-  final class Piece: ManagedBuffer<PieceHeader, ShapedGlyph> {
-    /// A piece of `text` shaped with `edges`, its `glyphCount` glyphs written (initialized) by
-    /// `write`.
-    static func make(
-      text: UnsafeBufferPointer<UInt8>, edges: UInt8, glyphCount: Int,
-      write: (UnsafeMutablePointer<ShapedGlyph>) -> Void
-    ) -> Piece {
-      let stride = MemoryLayout<ShapedGlyph>.stride
-      let made = Piece.create(minimumCapacity: glyphCount + (text.count + stride - 1) / stride) { _ in
-        PieceHeader(edges: edges, textCount: text.count, glyphCount: glyphCount)
-      }
-      made.withUnsafeMutablePointerToElements { elements in
-        write(elements)
-        if let bytes = text.baseAddress {
-          UnsafeMutableRawPointer(elements + glyphCount).copyMemory(from: bytes, byteCount: text.count)
-        }
-      }
-      // (Its elements need no deinitializing: glyphs are trivial values, the text bytes.)
-      return unsafeDowncast(made, to: Piece.self)
-    }
-
-    /// A piece of `text` shaped with `edges` into `glyphs`.
-    static func make(
-      text: UnsafeBufferPointer<UInt8>, edges: UInt8, glyphs: UnsafeBufferPointer<ShapedGlyph>
-    ) -> Piece {
-      make(text: text, edges: edges, glyphCount: glyphs.count) { elements in
-        if let source = glyphs.baseAddress { elements.initialize(from: source, count: glyphs.count) }
-      }
-    }
-
-    // (The header read through its pointer: `header`, a class's stored property, is checked for
-    // exclusive access at run time at each read.)
-    var glyphCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.glyphCount } }
-
-    /// The bytes of its text.
-    var textCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.textCount } }
-
-    /// Calls `body` with its glyphs, in place.
-    func withGlyphs<Result>(_ body: (UnsafeBufferPointer<ShapedGlyph>) throws -> Result) rethrows -> Result {
-      try withUnsafeMutablePointers { header, elements in
-        try body(UnsafeBufferPointer(start: elements, count: header.pointee.glyphCount))
-      }
-    }
-
-    /// Its glyphs in an array of their own.
-    var glyphs: [ShapedGlyph] { withGlyphs { Array($0) } }
-
-    /// Whether it is the piece of `text` shaped with `edges`.
-    func holds(_ text: UnsafeBufferPointer<UInt8>, edges: UInt8) -> Bool {
-      withUnsafeMutablePointers { header, elements in
-        guard header.pointee.edges == edges, header.pointee.textCount == text.count else { return false }
-        guard let bytes = text.baseAddress else { return true }
-        return memcmp(elements + header.pointee.glyphCount, bytes, text.count) == 0
-      }
-    }
-  }
-
-  struct PieceHeader {
-    let edges: UInt8
-    let textCount: Int
-    let glyphCount: Int
-  }
-
   final class Table {
     @exclusivity(unchecked) var pieces = PieceTable()
     /// What each character allows at a run of spaces (`allows`): bit 0 cut after the run when it
@@ -297,47 +228,6 @@ final class ThreadCache: @unchecked Sendable {
     /// the table was made).
     let choosesByTime = ShapingCache.choosesByTime
 
-    /// Where a cycle of 4,096 lines has its windows: 64 lines to fill the cache, 128 to time it
-    /// (`cachedWindow`), 32 shaped plainly to time plain shaping (`plainWindow`); the rest go the
-    /// way that took less time a byte. (With 64 lines shaped plainly, the English text's first
-    /// pass took 4% longer than with every line through the cache; with 32, 3% less than with 64,
-    /// perf stat. Keeping the pieces of the lines shaped plainly bought nothing measurable.)
-    static let cachedWindow = 64..<192
-    static let plainWindow = 192..<224
-
-    /// Whether the next line is shaped without the cache: those of `plainWindow`, and after it,
-    /// all of them where plain shaping was faster.
-    func shapesPlainly() -> Bool {
-      guard choosesByTime else { return false }
-      let line = cycleLine & 4095
-      if line == Self.plainWindow.upperBound {
-        plainIsFaster =
-          plainBytes > 0 && cachedBytes > 0 && plainNanoseconds * cachedBytes < cachedNanoseconds * plainBytes
-        (plainNanoseconds, plainBytes, cachedNanoseconds, cachedBytes) = (0, 0, 0, 0)
-      }
-      return Self.plainWindow.contains(line) || (line >= Self.plainWindow.upperBound && plainIsFaster)
-    }
-
-    /// Whether the next line is in a window whose time is counted (`note`).
-    var isInTimedWindow: Bool {
-      let line = cycleLine & 4095
-      return line >= Self.cachedWindow.lowerBound && line < Self.plainWindow.upperBound
-    }
-
-    /// Counts a line shaped, plainly or through the cache, and its time in the windows (nil: the
-    /// line was not timed).
-    func note(plainly: Bool, nanoseconds: Int?, bytes: Int) {
-      let line = cycleLine & 4095
-      if let nanoseconds, plainly, Self.plainWindow.contains(line) {
-        plainNanoseconds += nanoseconds
-        plainBytes += bytes
-      } else if let nanoseconds, !plainly, Self.cachedWindow.contains(line) {
-        cachedNanoseconds += nanoseconds
-        cachedBytes += bytes
-      }
-      cycleLine += 1
-    }
-
     /// Lines shaped plainly after plain shaping was chosen, marked in a table of a few bits of
     /// each (`seenLines`, made when first needed); of the last block of 32 of them, how many came
     /// back; how many blocks in a row mostly came back, and how many will start a new cycle.
@@ -346,55 +236,6 @@ final class ThreadCache: @unchecked Sendable {
     @exclusivity(unchecked) var blockLinesBack = 0
     @exclusivity(unchecked) var blocksBack = 0
     @exclusivity(unchecked) var blocksBackToRetime = 1
-
-    /// Notes a line shaped plainly after plain shaping was chosen: where most lines come back,
-    /// the text repeats (a batch of the same documents), and the cache, which was timed on text it
-    /// had not seen and keeps nothing from plain shaping, may pay now. When half or more of a
-    /// block of 32 such lines came back, a new cycle starts, timing the cache again (then after
-    /// two such blocks in a row, four, … while plain shaping stays faster). A line is known by
-    /// its length and its first and last eight bytes, marked in a table of 8,192: prose whose
-    /// lines do not come back (the English text: a few dozen of its 1,893 do) never reaches half
-    /// a block.
-    ///
-    /// Speed: the English text four times over on HarfBuzz 15.0.0, whose lines are shaped faster
-    /// than the cache shapes them cold: the command took 36.4 ms as the timing chose, 28.2 ms with
-    /// every line through the cache (perf stat).
-    func noteLineBack(_ bytes: UnsafeBufferPointer<UInt8>) {
-      guard plainIsFaster, cycleLine >= Self.plainWindow.upperBound, let base = bytes.baseAddress else {
-        return
-      }
-      let seen: UnsafeMutablePointer<UInt32>
-      if let made = seenLines {
-        seen = made
-      } else {
-        seen = .allocate(capacity: 8192)
-        seen.initialize(repeating: 0, count: 8192)
-        seenLines = seen
-      }
-      var first: UInt64 = 0
-      var last: UInt64 = 0
-      let count = bytes.count
-      withUnsafeMutableBytes(of: &first) {
-        $0.copyMemory(from: UnsafeRawBufferPointer(start: base, count: min(8, count)))
-      }
-      withUnsafeMutableBytes(of: &last) {
-        $0.copyMemory(from: UnsafeRawBufferPointer(start: base + max(0, count - 8), count: min(8, count)))
-      }
-      let hash =
-        (first &* 0x9E37_79B9_7F4A_7C15 ^ last &* 0xC2B2_AE3D_27D4_EB4F ^ UInt64(count))
-        &* 0x1656_67B1_9E37_79F9
-      let slot = Int(truncatingIfNeeded: hash >> 51)
-      let mark = UInt32(truncatingIfNeeded: hash) | 1
-      if seen[slot] == mark { blockLinesBack += 1 } else { seen[slot] = mark }
-      blockLines += 1
-      guard blockLines == 32 else { return }
-      blocksBack = blockLinesBack >= 16 ? blocksBack + 1 : 0
-      (blockLines, blockLinesBack) = (0, 0)
-      guard blocksBack >= blocksBackToRetime else { return }
-      blocksBack = 0
-      blocksBackToRetime *= 2
-      cycleLine = 0
-    }
 
     /// Lines of one piece looked up, found, and passed by since they stopped being looked up.
     @exclusivity(unchecked) var singles = 0
@@ -604,80 +445,5 @@ extension ShapeOptions {
     usesCache && !trace && !verify
       && bufferFlags.isDisjoint(with: [.verify, .produceUnsafeToConcat])
       && features.allSatisfy(\.appliesToAll)
-  }
-}
-
-/// The pieces of a table by their 64-bit hash (`PieceHash`): open addressing, linear probing,
-/// half full at most. (A `Dictionary` hashed each key again with SipHash: a seventh of the time of a
-/// line whose pieces were all found, counted with callgrind.)
-///
-/// Speed: its slots are memory of its own, each key beside its piece (one cache line read where
-/// two arrays took two), and hold their pieces retained by hand: a piece is found, and kept for
-/// the line, without its count of references touched (each retain and release is an atomic
-/// operation). As two arrays of keys and pieces, the English text's first pass retained 48,000
-/// times more a pass, and each piece found was retained and released again (callgrind).
-final class PieceTable {
-  private struct Slot {
-    var key: UInt64
-    var piece: Unmanaged<ThreadCache.Piece>?
-  }
-
-  @exclusivity(unchecked) private var slots: UnsafeMutablePointer<Slot>
-  @exclusivity(unchecked) private var capacity: Int
-  @exclusivity(unchecked) private var count = 0
-
-  init(capacity: Int = 256) {
-    self.capacity = capacity
-    slots = Self.emptySlots(capacity)
-  }
-
-  deinit {
-    for index in 0..<capacity { slots[index].piece?.release() }
-    slots.deallocate()
-  }
-
-  private static func emptySlots(_ capacity: Int) -> UnsafeMutablePointer<Slot> {
-    let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
-    slots.initialize(repeating: Slot(key: 0, piece: nil), count: capacity)
-    return slots
-  }
-
-  /// The piece stored under `key` (0 is never a key: `PieceHash` sets the lowest bit), not
-  /// retained: it lives while the table holds it (until the table is replaced, `keepToLimit`).
-  func find(_ key: UInt64) -> Unmanaged<ThreadCache.Piece>? {
-    let mask = capacity - 1
-    var slot = Int(truncatingIfNeeded: key >> 7) & mask
-    while slots[slot].key != 0 {
-      if slots[slot].key == key { return slots[slot].piece }
-      slot = (slot + 1) & mask
-    }
-    return nil
-  }
-
-  /// Stores `piece` under `key`, unless a piece is stored under it already (of another text
-  /// whose hash is the same: the one stored may be in use by the line, not retained).
-  func insert(_ key: UInt64, _ piece: ThreadCache.Piece) {
-    if (count + 1) * 2 > capacity { grow() }
-    let mask = capacity - 1
-    var slot = Int(truncatingIfNeeded: key >> 7) & mask
-    while slots[slot].key != 0 {
-      if slots[slot].key == key { return }
-      slot = (slot + 1) & mask
-    }
-    count += 1
-    slots[slot] = Slot(key: key, piece: Unmanaged.passRetained(piece))
-  }
-
-  private func grow() {
-    let (old, oldCapacity) = (slots, capacity)
-    capacity = oldCapacity * 2
-    slots = Self.emptySlots(capacity)
-    let mask = capacity - 1
-    for index in 0..<oldCapacity where old[index].key != 0 {
-      var slot = Int(truncatingIfNeeded: old[index].key >> 7) & mask
-      while slots[slot].key != 0 { slot = (slot + 1) & mask }
-      slots[slot] = old[index]
-    }
-    old.deallocate()
   }
 }

@@ -90,3 +90,24 @@ extension [Unicode.Scalar] {
     }
   }
 }
+
+/// UTF-8 decoding of one scalar.
+enum UTF8Scalar {
+  /// The scalar that starts at `index`, or nil when the bytes there are not one.
+  static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Unicode.Scalar? {
+    let lead = bytes[index]
+    if lead < 0x80 { return Unicode.Scalar(lead) }
+    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
+    guard length > 0, index + length <= bytes.count else { return nil }
+    var value = UInt32(lead) & (0xFF >> UInt32(length + 1))
+    for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+    return Unicode.Scalar(value)
+  }
+
+  /// Where the scalar whose bytes hold `index` starts.
+  static func start(of index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var start = index
+    while start > 0, index - start < 3, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+    return start
+  }
+}
