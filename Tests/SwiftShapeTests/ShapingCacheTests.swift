@@ -311,22 +311,22 @@ struct ShapingCacheTests {
     defer { ShapingCache.choosesByTime = chose }
     ShapingCache.choosesByTime = true
     let table = ThreadCache.Table()
-    table.plainIsFaster = true
-    table.cycleLine = 1000
+    table.timing.plainIsFaster = true
+    table.timing.cycleLine = 1000
     func note(_ line: String) {
       var line = line
       line.withUTF8 { table.noteLineBack($0) }
-      table.cycleLine += 1
+      table.timing.cycleLine += 1
     }
     let lines = (0..<32).map { "line \($0) of a document that is shaped again" }
     for line in lines { note(line) }
-    #expect(table.cycleLine == 1032)  // new lines: plain shaping goes on
+    #expect(table.timing.cycleLine == 1032)  // new lines: plain shaping goes on
     for line in lines { note(line) }
-    #expect(table.cycleLine == 1)  // they came back: a new cycle started (then counted one line)
+    #expect(table.timing.cycleLine == 1)  // they came back: a new cycle started (then counted one line)
     // Lines that do not come back, plain shaping still faster: no new cycle.
-    table.cycleLine = 1000
+    table.timing.cycleLine = 1000
     for number in 0..<640 { note("a line seen once, number \(number)") }
-    #expect(table.cycleLine == 1640)
+    #expect(table.timing.cycleLine == 1640)
   }
 
   @Test func statisticsCountWhatTheCacheDid() throws {

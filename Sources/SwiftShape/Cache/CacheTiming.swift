@@ -8,6 +8,25 @@
 // lines go the way that took less time (`ShapingCache.choosesByTime`).
 
 extension ThreadCache.Table {
+  /// Where the table is in its cycle of lines, what the lines shaped plainly and through the
+  /// cache took in this cycle's windows, and which was faster; the lines shaped plainly after
+  /// plain shaping was chosen, marked in a table of a few bits of each (`seenLines`, made when
+  /// first needed, freed with the table), how many of the last block of 32 came back, how many
+  /// blocks in a row mostly came back, and how many will start a new cycle.
+  struct Timing {
+    var cycleLine = 0
+    var plainNanoseconds = 0
+    var plainBytes = 0
+    var cachedNanoseconds = 0
+    var cachedBytes = 0
+    var plainIsFaster = false
+    var seenLines: UnsafeMutablePointer<UInt32>?
+    var blockLines = 0
+    var blockLinesBack = 0
+    var blocksBack = 0
+    var blocksBackToRetime = 1
+  }
+
   /// Where a cycle of 4,096 lines has its windows: 64 lines to fill the cache, 128 to time it
   /// (`cachedWindow`), 32 shaped plainly to time plain shaping (`plainWindow`); the rest go the
   /// way that took less time a byte. (With 64 lines shaped plainly, the English text's first
@@ -20,33 +39,36 @@ extension ThreadCache.Table {
   /// all of them where plain shaping was faster.
   func shapesPlainly() -> Bool {
     guard choosesByTime else { return false }
-    let line = cycleLine & 4095
+    let line = timing.cycleLine & 4095
     if line == Self.plainWindow.upperBound {
-      plainIsFaster =
-        plainBytes > 0 && cachedBytes > 0 && plainNanoseconds * cachedBytes < cachedNanoseconds * plainBytes
-      (plainNanoseconds, plainBytes, cachedNanoseconds, cachedBytes) = (0, 0, 0, 0)
+      timing.plainIsFaster =
+        timing.plainBytes > 0 && timing.cachedBytes > 0
+        && timing.plainNanoseconds * timing.cachedBytes < timing.cachedNanoseconds * timing.plainBytes
+      (timing.plainNanoseconds, timing.plainBytes, timing.cachedNanoseconds, timing.cachedBytes) = (
+        0, 0, 0, 0
+      )
     }
-    return Self.plainWindow.contains(line) || (line >= Self.plainWindow.upperBound && plainIsFaster)
+    return Self.plainWindow.contains(line) || (line >= Self.plainWindow.upperBound && timing.plainIsFaster)
   }
 
   /// Whether the next line is in a window whose time is counted (`note`).
   var isInTimedWindow: Bool {
-    let line = cycleLine & 4095
+    let line = timing.cycleLine & 4095
     return line >= Self.cachedWindow.lowerBound && line < Self.plainWindow.upperBound
   }
 
   /// Counts a line shaped, plainly or through the cache, and its time in the windows (nil: the
   /// line was not timed).
   func note(plainly: Bool, nanoseconds: Int?, bytes: Int) {
-    let line = cycleLine & 4095
+    let line = timing.cycleLine & 4095
     if let nanoseconds, plainly, Self.plainWindow.contains(line) {
-      plainNanoseconds += nanoseconds
-      plainBytes += bytes
+      timing.plainNanoseconds += nanoseconds
+      timing.plainBytes += bytes
     } else if let nanoseconds, !plainly, Self.cachedWindow.contains(line) {
-      cachedNanoseconds += nanoseconds
-      cachedBytes += bytes
+      timing.cachedNanoseconds += nanoseconds
+      timing.cachedBytes += bytes
     }
-    cycleLine += 1
+    timing.cycleLine += 1
   }
 
   /// Notes a line shaped plainly after plain shaping was chosen: where most lines come back,
@@ -62,16 +84,17 @@ extension ThreadCache.Table {
   /// than the cache shapes them cold: the command took 36.4 ms as the timing chose, 28.2 ms with
   /// every line through the cache (perf stat).
   func noteLineBack(_ bytes: UnsafeBufferPointer<UInt8>) {
-    guard plainIsFaster, cycleLine >= Self.plainWindow.upperBound, let base = bytes.baseAddress else {
+    guard timing.plainIsFaster, timing.cycleLine >= Self.plainWindow.upperBound, let base = bytes.baseAddress
+    else {
       return
     }
     let seen: UnsafeMutablePointer<UInt32>
-    if let made = seenLines {
+    if let made = timing.seenLines {
       seen = made
     } else {
       seen = .allocate(capacity: 8192)
       seen.initialize(repeating: 0, count: 8192)
-      seenLines = seen
+      timing.seenLines = seen
     }
     var first: UInt64 = 0
     var last: UInt64 = 0
@@ -87,15 +110,15 @@ extension ThreadCache.Table {
       &* 0x1656_67B1_9E37_79F9
     let slot = Int(truncatingIfNeeded: hash >> 51)
     let mark = UInt32(truncatingIfNeeded: hash) | 1
-    if seen[slot] == mark { blockLinesBack += 1 } else { seen[slot] = mark }
-    blockLines += 1
-    guard blockLines == 32 else { return }
-    blocksBack = blockLinesBack >= 16 ? blocksBack + 1 : 0
-    (blockLines, blockLinesBack) = (0, 0)
-    guard blocksBack >= blocksBackToRetime else { return }
-    blocksBack = 0
-    blocksBackToRetime *= 2
-    cycleLine = 0
+    if seen[slot] == mark { timing.blockLinesBack += 1 } else { seen[slot] = mark }
+    timing.blockLines += 1
+    guard timing.blockLines == 32 else { return }
+    timing.blocksBack = timing.blockLinesBack >= 16 ? timing.blocksBack + 1 : 0
+    (timing.blockLines, timing.blockLinesBack) = (0, 0)
+    guard timing.blocksBack >= timing.blocksBackToRetime else { return }
+    timing.blocksBack = 0
+    timing.blocksBackToRetime *= 2
+    timing.cycleLine = 0
   }
 }
 

@@ -195,7 +195,7 @@ final class ThreadCache: @unchecked Sendable {
     init() { lowRules.initialize(repeating: 0, count: 0x700) }
     deinit {
       lowRules.deallocate()
-      seenLines?.deallocate()
+      timing.seenLines?.deallocate()
     }
 
     /// What `scalar` allows at a run of spaces shaped with `font`, whose joints are `joints`
@@ -215,27 +215,12 @@ final class ThreadCache: @unchecked Sendable {
     }
     @exclusivity(unchecked) var joints: SpaceJoints?
     @exclusivity(unchecked) var linesSeen = 0
-    /// Where the table is in its cycle of 4,096 lines, what the lines shaped plainly and through
-    /// the cache took in this cycle's windows, and which was faster.
-    @exclusivity(unchecked) var cycleLine = 0
-    @exclusivity(unchecked) var plainNanoseconds = 0
-    @exclusivity(unchecked) var plainBytes = 0
-    @exclusivity(unchecked) var cachedNanoseconds = 0
-    @exclusivity(unchecked) var cachedBytes = 0
-    @exclusivity(unchecked) var plainIsFaster = false
+    /// The timing's state (`CacheTiming.swift`).
+    @exclusivity(unchecked) var timing = Timing()
 
     /// Whether lines are shaped plainly where that was faster (`ShapingCache.choosesByTime` when
     /// the table was made).
     let choosesByTime = ShapingCache.choosesByTime
-
-    /// Lines shaped plainly after plain shaping was chosen, marked in a table of a few bits of
-    /// each (`seenLines`, made when first needed); of the last block of 32 of them, how many came
-    /// back; how many blocks in a row mostly came back, and how many will start a new cycle.
-    @exclusivity(unchecked) var seenLines: UnsafeMutablePointer<UInt32>?
-    @exclusivity(unchecked) var blockLines = 0
-    @exclusivity(unchecked) var blockLinesBack = 0
-    @exclusivity(unchecked) var blocksBack = 0
-    @exclusivity(unchecked) var blocksBackToRetime = 1
 
     /// Lines of one piece looked up, found, and passed by since they stopped being looked up.
     @exclusivity(unchecked) var singles = 0
