@@ -74,8 +74,8 @@ extension ShapingFont {
   /// Shapes `text`, with the options' context, with `buffer`.
   ///
   /// (Without a closure that adds the text: one that captures the options copies them, retaining
-  /// and releasing their arrays and strings, at each call; 2% of the time of a Devanagari word
-  /// list's lines, callgrind.)
+  /// and releasing their arrays and strings, at each call: 245 instructions a line of the
+  /// Devanagari word list, callgrind, 0.7% of its time, perf stat.)
   func shape(_ text: String, options: ShapeOptions, in buffer: Buffer, into result: inout ShapeResult) throws
   {
     add(text, to: buffer, options: options)

@@ -439,10 +439,10 @@ extension ShapingFont {
     return pair.count == 2
   }
 
-  /// Shapes `pieces` (in the line's order) together, as the plain path shapes a text, with the
-  /// line's direction, script and language and the text's edges where the first and last pieces
-  /// have them; returns each piece with its glyphs, their clusters from the piece's start in the
-  /// options' unit (`edges`: each piece's, as the cache keeps it).
+  /// Shapes the batch's pieces (`texts`, in the line's order) together, as the plain path shapes
+  /// a text, with the line's direction, script and language and the text's edges where the first
+  /// and last pieces have them; makes each piece with its glyphs (`shaped`), their clusters from
+  /// the piece's start in the options' unit, and its edges as the cache keeps them (`edges`).
   private func shapePieces(
     _ batch: inout ThreadCache.Batch, options: ShapeOptions, properties: (Direction, Script, Language?),
     atStart: Bool, atEnd: Bool, scratch shaped: inout ShapeResult
