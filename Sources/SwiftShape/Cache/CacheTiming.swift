@@ -11,7 +11,7 @@ extension ThreadCache.Table {
   /// Where the table is in its cycle of lines, what the lines shaped plainly and through the
   /// cache took in this cycle's windows, and which was faster; the lines shaped plainly after
   /// plain shaping was chosen, marked in a table of a few bits of each (`seenLines`, made when
-  /// first needed, freed with the table), how many of the last block of 32 came back, how many
+  /// first needed, freed with the table), how many of the last block of 16 came back, how many
   /// blocks in a row mostly came back, and how many will start a new cycle.
   struct Timing {
     var cycleLine = 0
@@ -74,17 +74,19 @@ extension ThreadCache.Table {
   /// Notes a line shaped plainly after plain shaping was chosen: where most lines come back,
   /// the text repeats (a batch of the same documents), and the cache, which was timed on text it
   /// had not seen and keeps nothing from plain shaping, may pay now. When half or more of a
-  /// block of 32 such lines came back, a new cycle starts, timing the cache again (then after
-  /// two such blocks in a row, four, … while plain shaping stays faster). A line is known by
-  /// its length and its first and last eight bytes, marked in a table of 8,192: prose whose
-  /// lines do not come back (the English text: a few dozen of its 1,893 do) never reaches half
-  /// a block.
+  /// block of 16 such lines came back, a new cycle starts, timing the cache again (then after
+  /// two such blocks in a row, four, … while plain shaping stays faster). Lines under 16 bytes
+  /// are left out: empty lines and short ones ("“No.”") come back in any prose, and counted they
+  /// restarted the timing twice on one copy of the English text. A line is known by its length
+  /// and its first and last eight bytes, marked in a table of 8,192: prose whose longer lines do
+  /// not come back (the English text: a few of its 1,893 do) never reaches half a block.
   ///
   /// Speed: the English text four times over on HarfBuzz 15.0.0, whose lines are shaped faster
   /// than the cache shapes them cold: the command took 36.4 ms as the timing chose, 28.2 ms with
   /// every line through the cache (perf stat).
   func noteLineBack(_ bytes: UnsafeBufferPointer<UInt8>) {
-    guard timing.plainIsFaster, timing.cycleLine >= Self.plainWindow.upperBound, let base = bytes.baseAddress
+    guard timing.plainIsFaster, timing.cycleLine >= Self.plainWindow.upperBound, bytes.count >= 16,
+      let base = bytes.baseAddress
     else {
       return
     }
@@ -112,8 +114,8 @@ extension ThreadCache.Table {
     let mark = UInt32(truncatingIfNeeded: hash) | 1
     if seen[slot] == mark { timing.blockLinesBack += 1 } else { seen[slot] = mark }
     timing.blockLines += 1
-    guard timing.blockLines == 32 else { return }
-    timing.blocksBack = timing.blockLinesBack >= 16 ? timing.blocksBack + 1 : 0
+    guard timing.blockLines == 16 else { return }
+    timing.blocksBack = timing.blockLinesBack >= 8 ? timing.blocksBack + 1 : 0
     (timing.blockLines, timing.blockLinesBack) = (0, 0)
     guard timing.blocksBack >= timing.blocksBackToRetime else { return }
     timing.blocksBack = 0
