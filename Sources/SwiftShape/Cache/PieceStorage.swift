@@ -62,9 +62,6 @@ extension ThreadCache {
       }
     }
 
-    /// Its glyphs in an array of their own.
-    var glyphs: [ShapedGlyph] { withGlyphs { Array($0) } }
-
     /// Whether it is the piece of `text` shaped with `edges`.
     func holds(_ text: UnsafeBufferPointer<UInt8>, edges: UInt8) -> Bool {
       withUnsafeMutablePointers { header, elements in
