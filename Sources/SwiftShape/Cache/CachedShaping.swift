@@ -454,8 +454,10 @@ extension ShapingFont {
     // (The batch's storage, lent and given back: made anew, three arrays a batch.)
     var run = batch.bytes
     var starts = batch.starts
-    (batch.bytes, batch.starts) = ([], [])
-    defer { (batch.bytes, batch.starts) = (run, starts) }
+    var made = batch.shaped
+    (batch.bytes, batch.starts, batch.shaped) = ([], [], [])
+    defer { (batch.bytes, batch.starts, batch.shaped) = (run, starts, made) }
+    made.removeAll(keepingCapacity: true)
     let (pieces, edges) = (batch.texts, batch.edges)
     for piece in pieces {
       starts.append(run.count)
@@ -475,7 +477,7 @@ extension ShapingFont {
     let units =
       options.clusterUnit == .utf8
       ? [] : run.withUnsafeBufferPointer { Self.unitOffsets($0, options.clusterUnit) }
-    batch.shaped = shaped.runs[0].glyphs.withUnsafeBufferPointer { glyphs in
+    shaped.runs[0].glyphs.withUnsafeBufferPointer { glyphs in
       withUnsafeTemporaryAllocation(of: Int32.self, capacity: glyphs.count * 2 + pieces.count + 1) {
         temporary in
         let pieceOf = UnsafeMutableBufferPointer(rebasing: temporary[0..<glyphs.count])
@@ -497,8 +499,6 @@ extension ShapingFont {
           order[Int(firsts[piece])] = Int32(index)
           firsts[piece] += 1
         }
-        var made: [Piece] = []
-        made.reserveCapacity(pieces.count)
         var first = 0
         for piece in pieces.indices {
           let end = Int(firsts[piece])
@@ -514,7 +514,6 @@ extension ShapingFont {
             })
           first = end
         }
-        return made
       }
     }
   }
