@@ -109,13 +109,16 @@ let package = Package(
       name: "SwiftShapeUnicode",
       dependencies: ["CUnicodeAlgorithms"]
     ),
+    .target(name: "CPrefetch"),
     .target(
       name: "SwiftShapeDefaultFont",
       exclude: ["DejaVuSans.ttf", "LICENSE-DejaVu.txt"]
     ),
     .target(
       name: "SwiftShape",
-      dependencies: ["HarfBuzz", "SwiftShapeUnicode", "SwiftShapeHyphenation", "SwiftShapeDefaultFont"],
+      dependencies: [
+        "HarfBuzz", "SwiftShapeUnicode", "SwiftShapeHyphenation", "SwiftShapeDefaultFont", "CPrefetch",
+      ],
       exclude: ["Schemas"]
     ),
     .target(

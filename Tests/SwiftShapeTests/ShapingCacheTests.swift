@@ -329,6 +329,41 @@ struct ShapingCacheTests {
     #expect(table.timing.cycleLine == 1320)
   }
 
+  /// Text at the beginning or end of text takes the table of the same text inside one (a piece's
+  /// edges are in its key): a paragraph's first and last runs find the pieces of the runs
+  /// between. Other flags keep tables apart.
+  @Test func textEdgesShareTheTableOfTextInside() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let cache = ThreadCache.current
+    func table(_ flags: Buffer.Flags) -> ThreadCache.Table {
+      var options = ShapeOptions()
+      options.bufferFlags = flags
+      return cache.table(
+        font: font.cacheState.id, direction: .leftToRight, script: Script(iso15924: "Latn"), language: nil,
+        options: options)
+    }
+    let inside = table([])
+    #expect(table([.beginningOfText]) === inside)
+    #expect(table([.endOfText]) === inside)
+    #expect(table([.beginningOfText, .endOfText]) === inside)
+    #expect(table([.beginningOfText, .removeDefaultIgnorables]) !== inside)
+    #expect(table([.beginningOfText, .removeDefaultIgnorables]) === table([.removeDefaultIgnorables]))
+    // Found: the middle word of a line at the text's edges, shaped inside a text before (its first
+    // and last words are keyed with their edges).
+    ShapingCache.choosesByTime = false
+    ShapingCache.removeAllOnThisThread()
+    var options = ShapeOptions()
+    for _ in 0..<(ShapingCache.warmUpLines + 1) {
+      _ = try font.shape("x alpha beta gamma y", options: options)
+    }
+    options.bufferFlags = [.beginningOfText, .endOfText]
+    let before = ShapingCache.statistics.hits
+    let cached = try font.shape("alpha beta gamma", options: options)
+    #expect(ShapingCache.statistics.hits - before >= 1)
+    options.usesCache = false
+    #expect(cached == (try font.shape("alpha beta gamma", options: options)))
+  }
+
   @Test func statisticsCountWhatTheCacheDid() throws {
     let font = try ShapingFont(file: Paths.latin)
     ShapingCache.choosesByTime = false

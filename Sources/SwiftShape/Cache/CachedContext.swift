@@ -100,9 +100,9 @@ extension ShapeOptions {
 
   /// The scripts whose shaping joins letters by their joining types (HarfBuzz's
   /// `has_arabic_joining`, 15.0.0), as tags of their ISO 15924 codes.
-  private static let joiningScripts: Set<UInt32> = Set(
-    [
-      "Adlm", "Arab", "Chrs", "Rohg", "Mand", "Mani", "Mong", "Nkoo", "Ougr", "Phag", "Phlp", "Sogd", "Syrc",
-    ]
-    .map { Script(iso15924: $0).tag.rawValue })
+  /// (An array, Arabic first: a set hashed the tag with SipHash for each run of a paragraph.)
+  private static let joiningScripts: [UInt32] = [
+    "Arab", "Adlm", "Chrs", "Rohg", "Mand", "Mani", "Mong", "Nkoo", "Ougr", "Phag", "Phlp", "Sogd", "Syrc",
+  ]
+  .map { Script(iso15924: $0).tag.rawValue }
 }

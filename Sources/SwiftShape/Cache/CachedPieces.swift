@@ -30,9 +30,8 @@ final class CachedPieces {
     else { return nil }
     let cache = ThreadCache.current
     let table = cache.table(
-      .init(
-        font: font.cacheState.id, direction: direction, script: script,
-        language: options.language ?? Language.processDefault, options: options))
+      font: font.cacheState.id, direction: direction, script: script,
+      language: options.language ?? Language.processDefault, options: options)
     guard table.linesSeen > ShapingCache.warmUpLines, let joints = table.joints, joints.isUsable else {
       return nil
     }

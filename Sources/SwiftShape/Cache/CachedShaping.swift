@@ -202,13 +202,31 @@ extension ShapingFont {
       batch.removeAll()
       (cache.found, cache.keys, cache.made, cache.batch) = (found, keys, made, batch)
     }
+    // Speed: the pieces looked up in three steps, so that the memory of several is read at once,
+    // not one after the other: their keys, each slot asked for (`PieceTable.prefetch`); the
+    // slots read, each piece found asked for (`Piece.prefetch`); the pieces compared with the
+    // text. (Looked up one at a time, most of the time of comparing was spent waiting for the
+    // piece's memory, `perf annotate`. The mixed text, each line a paragraph in DejaVu Sans, with
+    // each piece's text before its glyphs: 13% less time with the pieces asked for, 4% more with
+    // the slots, `perf stat`, paired runs; the English text, four copies: within noise.)
     var hits = 0
     for piece in 0..<count {
       let key = PieceHash.of(slice(piece), edges: edges(piece))
       keys.append(key)
-      let stored = lookUp(piece, key: key)
-      if stored != nil { hits += 1 }
+      pieces.prefetch(key)
+    }
+    for piece in 0..<count {
+      let stored = pieces.find(keys[piece])
+      if let stored { Piece.prefetch(stored) }
       found.append(stored)
+    }
+    for piece in 0..<count {
+      guard let stored = found[piece] else { continue }
+      if stored._withUnsafeGuaranteedRef({ $0.holds(slice(piece), edges: edges(piece)) }) {
+        hits += 1
+      } else {
+        found[piece] = nil
+      }
     }
     cache.counts.hits += hits
     table.found += hits

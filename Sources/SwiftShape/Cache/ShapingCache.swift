@@ -298,13 +298,23 @@ final class ThreadCache: @unchecked Sendable {
     ThreadCache.registry.withLock { _ in statistics = counts }
   }
 
-  /// The table for `key`, made when new.
   /// The table of text shaped with `font` and these properties and options: `table(_:)`
   /// without a key made, where the table is one of the last few. (A key made copies the options,
   /// retaining their arrays and strings, a few times a line.)
+  ///
+  /// Text at the beginning or end of text (`ShapeOptions.bufferFlags`) takes the table of the
+  /// same text in the middle of one: a piece's edges are in its key (`PieceHash`), and its glyphs
+  /// are shaped with the flags its edges need (`shapePieces`). (A paragraph's first and last runs
+  /// had tables of their own, and the mixed text, each line a paragraph in DejaVu Sans, found
+  /// 62.1% of its pieces where it now finds 68.3%; 15% less time, `perf stat`.)
   func table(
     font: UInt64, direction: Direction, script: Script, language: Language?, options: ShapeOptions
   ) -> Table {
+    guard options.bufferFlags.isDisjoint(with: Self.textEdges) else {
+      var inside = options
+      inside.bufferFlags.subtract(Self.textEdges)
+      return table(font: font, direction: direction, script: script, language: language, options: inside)
+    }
     func matches(_ key: TableKey) -> Bool {
       key.font == font && key.direction == direction && key.script == script && key.language == language
         && key.options == options
@@ -318,7 +328,10 @@ final class ThreadCache: @unchecked Sendable {
       .init(font: font, direction: direction, script: script, language: language, options: options))
   }
 
-  func table(_ key: TableKey) -> Table {
+  private static let textEdges: Buffer.Flags = [.beginningOfText, .endOfText]
+
+  /// The table for `key` (whose options have neither of the text's edges), made when new.
+  private func table(_ key: TableKey) -> Table {
     // (Compared in place, the last first: a key copied out retains and releases the options'
     // arrays and strings, and copying keys in and out was half of looking a table up for a
     // paragraph of a span a word, callgrind.)
