@@ -172,6 +172,25 @@ final class ThreadCache: @unchecked Sendable {
   // same property (each is read or set in a statement, or lent for one call that does not reach
   // it again), and checked at run time they cost two calls into the runtime an access, about
   // 2,600 instructions a line of the English text's first pass (callgrind).
+  /// A table looked up lately, with its key's parts, read in place: a key copied out of an
+  /// array of tuples, for each comparison, retained and released its options' arrays and strings
+  /// (900 instructions a run of the mixed text's paragraphs, callgrind).
+  final class RecentTable {
+    let font: UInt64
+    let direction: Direction
+    let script: Script
+    let language: Language?
+    let options: ShapeOptions
+    let table: Table
+
+    init(key: TableKey, table: Table) {
+      (font, direction, script, language, options) = (
+        key.font, key.direction, key.script, key.language, key.options
+      )
+      self.table = table
+    }
+  }
+
   struct TableKey: Hashable {
     // (The options last: keys are compared field by field in this order, and a paragraph's runs
     // go from one table to another mostly by script or language, found different before the
@@ -253,15 +272,14 @@ final class ThreadCache: @unchecked Sendable {
   @exclusivity(unchecked) var tables: [TableKey: Table] = [:]
   /// The last few tables looked up, compared before the dictionary is: a paragraph's runs go from
   /// one script's table to another's, and hashing the options took 4,200 instructions a run.
-  @exclusivity(unchecked) var recent: [(key: TableKey, table: Table)] = []
+  @exclusivity(unchecked) var recent: [RecentTable] = []
   /// Where the last table looked up is in `recent`.
   @exclusivity(unchecked) var lastRecent = -1
   var lastTable: Table? { lastRecent >= 0 ? recent[lastRecent].table : nil }
-  /// The last table's font, script and direction (read in place: a key copied out retains its
-  /// options' storage).
-  var lastFont: UInt64? { lastRecent >= 0 ? recent[lastRecent].key.font : nil }
-  var lastScript: Script? { lastRecent >= 0 ? recent[lastRecent].key.script : nil }
-  var lastDirection: Direction? { lastRecent >= 0 ? recent[lastRecent].key.direction : nil }
+  /// The last table's font, script and direction.
+  var lastFont: UInt64? { lastRecent >= 0 ? recent[lastRecent].font : nil }
+  var lastScript: Script? { lastRecent >= 0 ? recent[lastRecent].script : nil }
+  var lastDirection: Direction? { lastRecent >= 0 ? recent[lastRecent].direction : nil }
   @exclusivity(unchecked) var bytes = 0
   @exclusivity(unchecked) var limit = ShapingCache.limit
   @exclusivity(unchecked) var counts = ShapingCache.Statistics()
@@ -315,12 +333,14 @@ final class ThreadCache: @unchecked Sendable {
       inside.bufferFlags.subtract(Self.textEdges)
       return table(font: font, direction: direction, script: script, language: language, options: inside)
     }
-    func matches(_ key: TableKey) -> Bool {
-      key.font == font && key.direction == direction && key.script == script && key.language == language
+    func matches(_ index: Int) -> Bool {
+      let key = recent[index]
+      return key.font == font && key.direction == direction && key.script == script
+        && key.language == language
         && key.options == options
     }
-    if lastRecent >= 0, matches(recent[lastRecent].key) { return recent[lastRecent].table }
-    for index in recent.indices where index != lastRecent && matches(recent[index].key) {
+    if lastRecent >= 0, matches(lastRecent) { return recent[lastRecent].table }
+    for index in recent.indices where index != lastRecent && matches(index) {
       lastRecent = index
       return recent[index].table
     }
@@ -330,16 +350,9 @@ final class ThreadCache: @unchecked Sendable {
 
   private static let textEdges: Buffer.Flags = [.beginningOfText, .endOfText]
 
-  /// The table for `key` (whose options have neither of the text's edges), made when new.
+  /// The table for `key` (whose options have neither of the text's edges), made when new: one
+  /// of the recent ones is looked for first (`table(font:direction:script:language:options:)`).
   private func table(_ key: TableKey) -> Table {
-    // (Compared in place, the last first: a key copied out retains and releases the options'
-    // arrays and strings, and copying keys in and out was half of looking a table up for a
-    // paragraph of a span a word, callgrind.)
-    if lastRecent >= 0, recent[lastRecent].key == key { return recent[lastRecent].table }
-    for index in recent.indices where index != lastRecent && recent[index].key == key {
-      lastRecent = index
-      return recent[index].table
-    }
     let table: Table
     if let found = tables[key] {
       table = found
@@ -348,7 +361,7 @@ final class ThreadCache: @unchecked Sendable {
       tables[key] = table
     }
     if recent.count == 4 { recent.removeFirst() }
-    recent.append((key, table))
+    recent.append(RecentTable(key: key, table: table))
     lastRecent = recent.count - 1
     return table
   }
