@@ -39,10 +39,11 @@ extension Benchmarks {
       return (Measure.cpuTime() - start, made / rounds, reshaped / rounds)
     }
     let rounds = max(1, 2_000 / max(1, lines.count))
-    // For profiling: SWIFTSHAPE_PROFILE_LINES=paragraph|broken|justified|kashida (on the corpus whose name
-    // contains SWIFTSHAPE_PROFILE_CORPUS, the Persian text by default) runs those lines alone, a
-    // few passes after the warm-up (SWIFTSHAPE_PROFILE_PASSES, 3 by default), and exits: under
-    // callgrind, the instructions a kind costs over `broken` (or `broken` over `paragraph`, unbroken).
+    // For profiling: SWIFTSHAPE_PROFILE_LINES=paragraph|broken|justified|kashida|hyphenated (on the
+    // corpus whose name contains SWIFTSHAPE_PROFILE_CORPUS, the Persian text by default) runs those
+    // lines alone, a few passes after the warm-up (SWIFTSHAPE_PROFILE_PASSES, 3 by default), and
+    // exits: under callgrind, the instructions a kind costs over `broken` (or `broken` over
+    // `paragraph`, unbroken). With a hyphenation language, `broken` and `hyphenated` set it.
     if let kind = getenv("SWIFTSHAPE_PROFILE_LINES").map({ String(cString: $0) }) {
       let corpus = getenv("SWIFTSHAPE_PROFILE_CORPUS").map { String(cString: $0) } ?? "fa-"
       guard name.contains(corpus) else { return [] }
@@ -50,6 +51,10 @@ extension Benchmarks {
       var profiled = kind == "paragraph" ? paragraph : broken
       if kind == "justified" || kind == "kashida" { profiled.alignment = .justify }
       profiled.kashida = kind == "kashida" ? .auto : KashidaMode.none
+      if let hyphenationLanguage, kind == "broken" || kind == "hyphenated" {
+        profiled.language = Language(harfBuzzString: hyphenationLanguage)
+        profiled.hyphenates = kind == "hyphenated"
+      }
       _ = try pass(profiled, rounds: rounds)
       for _ in 0..<passes { _ = try pass(profiled, rounds: rounds) }
       print(ShapingCache.statistics)
