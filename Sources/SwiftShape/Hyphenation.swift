@@ -39,7 +39,10 @@ struct LineHyphenation {
 
   /// Whether a scalar belongs to a word: a letter or a mark.
   private func isWordScalar(_ index: Int) -> Bool {
-    switch scalars[index].properties.generalCategory {
+    // (ASCII without its properties: of it, only the letters are letters or marks.)
+    let value = scalars[index].value
+    if value < 0x80 { return (0x41...0x5A).contains(value & ~0x20) }
+    return switch scalars[index].properties.generalCategory {
     case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark,
       .spacingMark, .enclosingMark:
       true
@@ -64,9 +67,7 @@ struct LineHyphenation {
       hyphenators[language] = hyphenator
     }
     guard let hyphenator else { return nil }
-    var word = String.UnicodeScalarView()
-    word.append(contentsOf: scalars[start..<end])
-    let points = hyphenator.points(in: String(word))
+    let points = hyphenator.points(inScalars: scalars[start..<end])
     guard
       let point = points.last(where: { point in
         hyphenAdvance(start + point).map { fits(start + point, $0) } ?? false

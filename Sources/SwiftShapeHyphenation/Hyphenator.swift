@@ -115,15 +115,30 @@ public final class Hyphenator: @unchecked Sendable {
   /// write, or shorter than `minimumWordLength`, has none; so do the points where the dictionary
   /// would change the letters around the hyphen (German's old `Schiff-fahrt`), which are left
   /// out.
-  public func points(in word: some StringProtocol) -> [Int] {
-    let scalars = word.unicodeScalars.map { scalar -> Unicode.Scalar in
-      let lower = scalar.properties.lowercaseMapping.unicodeScalars
-      return lower.count == 1 ? lower.first! : scalar
+  public func points(in word: some StringProtocol) -> [Int] { points(inScalars: ArraySlice(word.unicodeScalars)) }
+
+  /// Where the word of `scalars` may be hyphenated, as `points(in:)` gives it.
+  public func points(inScalars word: ArraySlice<Unicode.Scalar>) -> [Int] {
+    guard word.count >= minimumWordLength, word.count < 1024 else { return [] }
+    // Speed: ASCII letters lowered and written as UTF-8 without a string (asked of their
+    // properties and made a string, a line's word cost more to prepare than libhyphen takes to
+    // hyphenate it, callgrind).
+    var scalars: [Unicode.Scalar] = []
+    scalars.reserveCapacity(word.count)
+    for scalar in word {
+      if scalar.value < 0x80 {
+        scalars.append(
+          (0x41...0x5A).contains(scalar.value) ? Unicode.Scalar(UInt8(scalar.value) | 0x20) : scalar)
+      } else {
+        let lower = scalar.properties.lowercaseMapping.unicodeScalars
+        scalars.append(lower.count == 1 ? lower.first! : scalar)
+      }
     }
-    guard scalars.count >= minimumWordLength, scalars.count < 1024 else { return [] }
     var bytes: [UInt8]
     if isUTF8 {
-      bytes = Array(String(String.UnicodeScalarView(scalars)).utf8)
+      bytes = []
+      bytes.reserveCapacity(scalars.count * 4 + 1)
+      for scalar in scalars { UTF8.encode(scalar) { bytes.append($0) } }
     } else {
       guard let converted = Self.convert(scalars, to: charset), converted.count == scalars.count else {
         return []
