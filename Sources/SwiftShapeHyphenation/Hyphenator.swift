@@ -115,7 +115,9 @@ public final class Hyphenator: @unchecked Sendable {
   /// write, or shorter than `minimumWordLength`, has none; so do the points where the dictionary
   /// would change the letters around the hyphen (German's old `Schiff-fahrt`), which are left
   /// out.
-  public func points(in word: some StringProtocol) -> [Int] { points(inScalars: ArraySlice(word.unicodeScalars)) }
+  public func points(in word: some StringProtocol) -> [Int] {
+    points(inScalars: ArraySlice(word.unicodeScalars))
+  }
 
   /// Where the word of `scalars` may be hyphenated, as `points(in:)` gives it.
   public func points(inScalars word: ArraySlice<Unicode.Scalar>) -> [Int] {
