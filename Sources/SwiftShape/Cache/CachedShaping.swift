@@ -202,24 +202,15 @@ extension ShapingFont {
       batch.removeAll()
       (cache.found, cache.keys, cache.made, cache.batch) = (found, keys, made, batch)
     }
-    // Speed: the pieces looked up in three steps, so that the memory of several is read at once,
-    // not one after the other: their keys, each slot asked for (`PieceTable.prefetch`); the
-    // slots read, each piece found asked for (`Piece.prefetch`); the pieces compared with the
-    // text. (Looked up one at a time, most of the time of comparing was spent waiting for the
-    // piece's memory, `perf annotate`. The mixed text, each line a paragraph in DejaVu Sans, with
-    // each piece's text before its glyphs: 13% less time with the pieces asked for, 4% more with
-    // the slots, `perf stat`, paired runs; the English text, four copies: within noise.)
+    // Speed: the pieces looked up in three steps, their keys (each slot asked for), their slots
+    // (`PieceTable.find(_:into:)`), the pieces compared with the text, so that the memory of
+    // several is read at once.
     var hits = 0
     for piece in 0..<count {
-      let key = PieceHash.of(slice(piece), edges: edges(piece))
-      keys.append(key)
-      pieces.prefetch(key)
+      keys.append(PieceHash.of(slice(piece), edges: edges(piece)))
+      pieces.prefetch(keys[piece])
     }
-    for piece in 0..<count {
-      let stored = pieces.find(keys[piece])
-      if let stored { Piece.prefetch(stored) }
-      found.append(stored)
-    }
+    pieces.find(keys, into: &found)
     for piece in 0..<count {
       guard let stored = found[piece] else { continue }
       if stored._withUnsafeGuaranteedRef({ $0.holds(slice(piece), edges: edges(piece)) }) {
