@@ -2,8 +2,8 @@
 // cache before it is read. It changes no result and never faults, whatever the address.
 //
 // The shaping cache uses it where it knows, a line ahead, which memory it will read: the slots of
-// a line's pieces, then the pieces found (Sources/SwiftShape/Cache/CachedShaping.swift says what it
-// bought).
+// a line's pieces, then the pieces found (`PieceTable.find(_:into:)` in
+// Sources/SwiftShape/Cache/PieceStorage.swift says what it bought).
 #ifndef SWIFTSHAPE_PREFETCH_H
 #define SWIFTSHAPE_PREFETCH_H
 
