@@ -171,13 +171,17 @@ extension ShapingFont {
     var places: [Place] = []
     places.reserveCapacity(32)
     var tatweelAdvance = [Int32?](filledWith: nil, count: line.runs.count)
-    for (index, run) in line.runs.enumerated() where run.script == arabic && !run.glyphs.isEmpty {
+    // (The runs read in place, by index: taken one by one as values, each was copied, its font's
+    // strings and its glyphs retained and released.)
+    for index in line.runs.indices where line.runs[index].script == arabic && !line.runs[index].glyphs.isEmpty
+    {
       // A run that ends with a hyphen keeps it: no tatweels there.
-      guard let range = run.range, range.lowerBound < range.upperBound, range.upperBound != hyphenatedEnd
+      guard let range = line.runs[index].range, range.lowerBound < range.upperBound,
+        range.upperBound != hyphenatedEnd
       else {
         continue
       }
-      let font = runFont(run)
+      let font = runFont(line.runs[index])
       guard let advance = try font.cacheState.tatweelAdvance(font) else { continue }
       tatweelAdvance[index] = advance
       let from = scalarAt[range.lowerBound]
@@ -239,14 +243,19 @@ extension ShapingFont {
       var added: Int32 = 0
       var kashidas: [Int] = []
       kashidas.reserveCapacity(places.count * Kashida.maximumPerPlace)
-      for (runIndex, run) in line.runs.enumerated() {
-        // (In the text's order: a run's places were found so.)
+      for runIndex in line.runs.indices {
+        // (In the text's order: a run's places were found so. Gathered only for a run that has
+        // some: an array reserved for each run was a `malloc` and a `free` a run.)
+        guard places.indices.contains(where: { places[$0].run == runIndex && counts[$0] > 0 }) else {
+          continue
+        }
         var tatweels: [TatweelPlace] = []
         tatweels.reserveCapacity(places.count)
         for (index, place) in places.enumerated() where place.run == runIndex && counts[index] > 0 {
           tatweels.append(TatweelPlace(scalar: place.scalar, count: counts[index]))
         }
-        guard !tatweels.isEmpty, let range = run.range else { continue }
+        let run = line.runs[runIndex]
+        guard let range = run.range else { continue }
         let font = runFont(run)
         let (from, to) = (scalarAt[range.lowerBound], scalarAt[range.upperBound])
         let shaped =
