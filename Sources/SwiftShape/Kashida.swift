@@ -244,18 +244,15 @@ extension ShapingFont {
       var kashidas: [Int] = []
       kashidas.reserveCapacity(places.count * Kashida.maximumPerPlace)
       for runIndex in line.runs.indices {
-        // (In the text's order: a run's places were found so. Gathered only for a run that has
-        // some: an array reserved for each run was a `malloc` and a `free` a run.)
-        guard places.indices.contains(where: { places[$0].run == runIndex && counts[$0] > 0 }) else {
-          continue
-        }
+        // (In the text's order: a run's places were found so. Room is made at the first: reserved
+        // for each run, it was a `malloc` and a `free` a run.)
         var tatweels: [TatweelPlace] = []
-        tatweels.reserveCapacity(places.count)
         for (index, place) in places.enumerated() where place.run == runIndex && counts[index] > 0 {
+          if tatweels.isEmpty { tatweels.reserveCapacity(places.count) }
           tatweels.append(TatweelPlace(scalar: place.scalar, count: counts[index]))
         }
+        guard !tatweels.isEmpty, let range = line.runs[runIndex].range else { continue }
         let run = line.runs[runIndex]
-        guard let range = run.range else { continue }
         let font = runFont(run)
         let (from, to) = (scalarAt[range.lowerBound], scalarAt[range.upperBound])
         let shaped =
