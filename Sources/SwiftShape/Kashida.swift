@@ -93,30 +93,33 @@ enum Kashida {
   /// Takes HarfBuzz's tatweel flag off a result's glyphs (its runs' and its lines'): a result
   /// of `breakLines`, whose runs are its lines' runs.
   static func removeFlags(from result: inout ShapeResult) {
-    // (Through buffer pointers, a run written only where it has the flag: a glyph at a time
-    // through the arrays, 3,600 instructions a Persian paragraph, callgrind.)
-    func clear(_ runs: inout [ShapedRun]) {
-      for run in runs.indices {
-        let flagged = runs[run].glyphs.withUnsafeBufferPointer { glyphs in
-          glyphs.contains { $0.flags.contains(.safeToInsertTatweel) }
-        }
-        guard flagged else { continue }
-        runs[run].glyphs.withUnsafeMutableBufferPointer { glyphs in
-          for index in glyphs.indices { glyphs[index].flags.remove(.safeToInsertTatweel) }
-        }
-      }
-    }
     // A broken paragraph's runs are its lines' (`breakLines`), the same glyphs: the lines'
     // are cleared alone, in place, and the runs made of them again.
     guard var lines = result.lines, !lines.isEmpty else {
-      clear(&result.runs)
+      removeFlags(from: &result.runs)
       return
     }
     result.lines = nil
     result.runs = []
-    for line in lines.indices { clear(&lines[line].runs) }
+    for line in lines.indices { removeFlags(from: &lines[line].runs) }
     result.runs = lines.flatMap(\.runs)
     result.lines = lines
+  }
+
+  /// Takes HarfBuzz's tatweel flag off `runs`' glyphs.
+  static func removeFlags(from runs: inout [ShapedRun]) {
+    // (Through buffer pointers, a run written only where it has the flag: a glyph at a time
+    // through the arrays, 3,600 instructions a Persian paragraph, callgrind.)
+    let flag = GlyphFlags.safeToInsertTatweel
+    for run in runs.indices {
+      let flagged = runs[run].glyphs.withUnsafeBufferPointer { glyphs in
+        glyphs.contains { $0.flags.contains(flag) }
+      }
+      guard flagged else { continue }
+      runs[run].glyphs.withUnsafeMutableBufferPointer { glyphs in
+        for index in glyphs.indices { glyphs[index].flags.remove(flag) }
+      }
+    }
   }
 
   /// Whether a scalar is a letter of a word (not a space or punctuation), for the word a place is in.
@@ -153,12 +156,12 @@ extension ShapingFont {
   ///   - options: the paragraph's options.
   ///   - hyphenatedEnd: the line's end where it ends with a hyphen (the run there is left alone).
   ///   - safePlaces: whether HarfBuzz flags each scalar of the paragraph safe to insert a tatweel before
-  ///     (`tatweelPlaces(_:scalarAt:count:)`).
+  ///     (by the scalar its glyph's cluster starts at; read by `breakLines`).
   ///   - reshape: shapes a run's scalars `from..<to` again with the tatweels before scalars, as
   ///     `breakLines` shapes a line's edge (alone, without context, where the last argument says).
   func insertKashidas(
     _ line: inout ShapedLine, free: Int32, scalars: [Unicode.Scalar], scalarAt: [Int], offsets: [Int],
-    options: ShapeOptions, hyphenatedEnd: Int?, safePlaces: () -> [Bool], runFont: (ShapedRun) -> ShapingFont,
+    options: ShapeOptions, hyphenatedEnd: Int?, safePlaces safe: [Bool], runFont: (ShapedRun) -> ShapingFont,
     reshape: (ShapedRun, ShapingFont, Int, Int, [Int: Int], Bool) throws -> ShapedRun
   ) throws -> [Int] {
     guard free > 0 else { return [] }
@@ -187,8 +190,6 @@ extension ShapingFont {
       let from = scalarAt[range.lowerBound]
       let to = scalarAt[range.upperBound]
       guard from >= 0, to > from else { continue }
-      // The places HarfBuzz flags, by the scalar their cluster starts at.
-      let safe = safePlaces()
       // One place a word: its best. (Whether each scalar is a word's, once a scalar; asked of
       // `isWordScalar` twice a scalar through its lazily made table, it was half of placing.)
       var best: Place?
@@ -281,20 +282,5 @@ extension ShapingFont {
       guard counts.contains(where: { $0 > 0 }) else { break }
     }
     return []
-  }
-
-  /// Whether HarfBuzz flags each of a paragraph's `count` scalars
-  /// `HB_GLYPH_FLAG_SAFE_TO_INSERT_TATWEEL`, by the scalar their glyph's cluster starts at:
-  /// `result` was shaped with the flag (`Kashida.flagsPlaces`).
-  func tatweelPlaces(_ result: ShapeResult, scalarAt: [Int], count: Int) -> [Bool] {
-    var safe = [Bool](filledWith: false, count: count)
-    for run in result.runs {
-      for glyph in run.glyphs where glyph.flags.contains(.safeToInsertTatweel) {
-        if glyph.cluster < scalarAt.count, scalarAt[glyph.cluster] >= 0, scalarAt[glyph.cluster] < count {
-          safe[scalarAt[glyph.cluster]] = true
-        }
-      }
-    }
-    return safe
   }
 }

@@ -13,9 +13,15 @@ extension ShapingFont {
   ///   cluster), with the paragraph around it as context, and `reshapedEdges` counts those edges;
   /// - per line, trailing whitespace takes the paragraph level (rule L1) and the runs are put in
   ///   visual order (rule L2).
-  func breakLines(_ result: inout ShapeResult, options: ShapeOptions, width: Int32) throws {
+  ///
+  /// With `removingTatweelFlags`, HarfBuzz's tatweel flag is taken off the lines' glyphs after
+  /// kashida has read it (`Kashida.flagsPlaces`).
+  func breakLines(
+    _ result: inout ShapeResult, options: ShapeOptions, width: Int32, removingTatweelFlags: Bool = false
+  ) throws {
     guard !result.text.isEmpty, let baseLevel = result.baseLevel else {
       result.lines = []
+      if removingTatweelFlags { Kashida.removeFlags(from: &result) }
       return
     }
     if options.spans.isEmpty, var line = singleLine(result, options: options, width: width) {
@@ -23,6 +29,7 @@ extension ShapingFont {
       if options.alignment == .justify { line.fill = LineFill(kind: .none, added: 0, places: 0) }
       result.lines = [line]
       result.reshapedEdges = 0
+      if removingTatweelFlags { Kashida.removeFlags(from: &result) }
       return
     }
     let scalars = [Unicode.Scalar](scalarsOf: result.text)
@@ -72,18 +79,32 @@ extension ShapingFont {
     var unsafe = [Bool](filledWith: false, count: count + 1)
     startsCluster[count] = true
     let unsafeToBreak = GlyphFlags.unsafeToBreak
+    // Kashida's places: the scalars whose glyphs HarfBuzz flags safe to insert a tatweel before
+    // (the paragraph shaped with `HB_BUFFER_FLAG_PRODUCE_SAFE_TO_INSERT_TATWEEL`), read in the
+    // same pass (a pass of their own over the paragraph's runs was 1.1 M instructions a pass over
+    // the Persian lines, callgrind).
+    let readsTatweelPlaces =
+      options.alignment == .justify && options.kashida != KashidaMode.none
+      && options.bufferFlags.contains(.produceSafeToInsertTatweel)
+    var tatweelPlaces = [Bool](filledWith: false, count: readsTatweelPlaces ? count : 0)
+    let safeToInsertTatweel = GlyphFlags.safeToInsertTatweel
     advance.withUnsafeMutableBufferPointer { advance in
       startsCluster.withUnsafeMutableBufferPointer { startsCluster in
         unsafe.withUnsafeMutableBufferPointer { unsafe in
           scalarAt.withUnsafeBufferPointer { scalarAt in
-            for run in logical {
-              run.glyphs.withUnsafeBufferPointer { glyphs in
-                for glyph in glyphs {
-                  let scalar = glyph.cluster <= position ? scalarAt[glyph.cluster] : -1
-                  guard scalar >= 0, scalar < count else { continue }
-                  advance[scalar] &+= vertical ? -glyph.yAdvance : glyph.xAdvance
-                  startsCluster[scalar] = true
-                  if glyph.flags.contains(unsafeToBreak) { unsafe[scalar] = true }
+            tatweelPlaces.withUnsafeMutableBufferPointer { tatweelPlaces in
+              for run in logical {
+                run.glyphs.withUnsafeBufferPointer { glyphs in
+                  for glyph in glyphs {
+                    let scalar = glyph.cluster <= position ? scalarAt[glyph.cluster] : -1
+                    guard scalar >= 0, scalar < count else { continue }
+                    advance[scalar] &+= vertical ? -glyph.yAdvance : glyph.xAdvance
+                    startsCluster[scalar] = true
+                    if glyph.flags.contains(unsafeToBreak) { unsafe[scalar] = true }
+                    if readsTatweelPlaces, glyph.flags.contains(safeToInsertTatweel) {
+                      tatweelPlaces[scalar] = true
+                    }
+                  }
                 }
               }
             }
@@ -385,14 +406,6 @@ extension ShapingFont {
       start = end
     }
     if options.alignment == .justify {
-      // Kashida's places, found once a paragraph where a line has Arabic script.
-      var tatweelPlaces: [Bool]?
-      func safePlaces() -> [Bool] {
-        if let tatweelPlaces { return tatweelPlaces }
-        let found = self.tatweelPlaces(result, scalarAt: scalarAt, count: scalars.count)
-        tatweelPlaces = found
-        return found
-      }
       // Grapheme clusters are found (ICU's iterator) only for a line without word separators.
       var clusterStarts: Set<Int>?
       func starts() throws -> Set<Int> {
@@ -407,13 +420,13 @@ extension ShapingFont {
         // Tatweels first, on lines of Arabic script but the last and those before a hard break.
         var kashidas: [Int] = []
         let last = scalarAt[lines[index].range.upperBound] - 1
-        if options.kashida != KashidaMode.none, index < lines.count - 1, last >= 0,
+        if readsTatweelPlaces, index < lines.count - 1, last >= 0,
           ![0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(scalars[last].value)
         {
           let hyphenatedEnd = lines[index].hyphen ? lines[index].range.upperBound : nil
           kashidas = try insertKashidas(
             &lines[index], free: width &- lines[index].visibleAdvance, scalars: scalars, scalarAt: scalarAt,
-            offsets: offsets, options: options, hyphenatedEnd: hyphenatedEnd, safePlaces: safePlaces,
+            offsets: offsets, options: options, hyphenatedEnd: hyphenatedEnd, safePlaces: tatweelPlaces,
             runFont: runFont(of:)
           ) { run, font, from, to, tatweels, alone in
             try reshape(
@@ -432,7 +445,12 @@ extension ShapingFont {
           }
           lines[index].fill?.kashidas = kashidas.map { offsets[$0] }
         }
+        // (Each line's own glyphs, in place: taken off the result after, its runs were made
+        // again from its lines, 3.2 M instructions a pass over the Persian lines, callgrind.)
+        if removingTatweelFlags { Kashida.removeFlags(from: &lines[index].runs) }
       }
+    } else if removingTatweelFlags {
+      for index in lines.indices { Kashida.removeFlags(from: &lines[index].runs) }
     }
     result.runs = lines.flatMap(\.runs)
     result.lines = lines
@@ -468,116 +486,4 @@ extension ShapingFont {
     guard run.isFallback else { return self }
     return fallback?.font(file: run.font.file, faceIndex: run.font.faceIndex, for: self) ?? self
   }
-
-  /// A run's scalars `start..<end` shaped again, alone, with the rest of the paragraph (and the
-  /// given context) as context; clusters counted from the start of the paragraph.
-  ///
-  /// With `tatweels` (how many U+0640 go before each scalar, by index), the text is shaped with
-  /// them written there (`options` may then ask for more of HarfBuzz's flags); a tatweel's
-  /// cluster is that of the character it goes before.
-  ///
-  /// With `alone`, the scalars are shaped with no context and as neither the start nor the end of
-  /// the text: for a piece between cuts where shaping apart is exact (`spliceTatweels`).
-  func reshape(
-    _ run: ShapedRun, font runFont: ShapingFont, scalars: [Unicode.Scalar], from start: Int, to end: Int,
-    offsets: [Int], options: ShapeOptions, hyphen: HyphenPlacement? = nil, tatweels: [Int: Int] = [:],
-    alone: Bool = false
-  ) throws -> ShapedRun {
-    func string(_ range: Range<Int>) -> String { String(utf8Of: scalars[range]) }
-    // With `hyphen`, a hyphen (U+2010 where the font has it, else the hyphen-minus) is shaped in
-    // the last character's place (a soft hyphen's: its cluster is the soft hyphen's) or after the
-    // last character (its cluster is then the last character's).
-    var text = tatweels.isEmpty ? string(start..<end) : ""
-    // Where each tatweel starts in the text shaped, in the cluster unit, from its start.
-    var tatweelStarts: [Int] = []
-    if !tatweels.isEmpty {
-      var written: [Unicode.Scalar] = []
-      written.reserveCapacity(end - start + tatweels.values.reduce(0, +))
-      var position = 0
-      for index in start..<end {
-        for _ in 0..<(tatweels[index] ?? 0) {
-          tatweelStarts.append(position)
-          written.append("\u{640}")
-          position += options.clusterUnit.width(of: "\u{640}")
-        }
-        written.append(scalars[index])
-        position += options.clusterUnit.width(of: scalars[index])
-      }
-      text = String(utf8Of: written[...])
-    }
-    if hyphen == .replacing { text.unicodeScalars.removeLast() }
-    if hyphen != nil {
-      text.unicodeScalars.append(runFont.font.nominalGlyph(for: "\u{2010}") != nil ? "\u{2010}" : "-")
-    }
-    var runOptions = Self.reshapeOptions(run, options: options)
-    // The context: HarfBuzz keeps five characters of it on each side (`HB_BUFFER_CONTEXT_LENGTH`,
-    // 6.0 through 15.0), so no more is made. (The whole paragraph on each side made each reshaped
-    // edge cost as much as the paragraph is long.)
-    let contextLength = 5
-    if alone {
-      (runOptions.textBefore, runOptions.textAfter) = ("", "")
-      runOptions.bufferFlags.subtract([.beginningOfText, .endOfText])
-    } else {
-      runOptions.textBefore =
-        start >= contextLength
-        ? string((start - contextLength)..<start) : options.textBefore + string(0..<start)
-      // A hyphen appended ends the text: nothing after it is context (as Pango shapes it).
-      runOptions.textAfter =
-        hyphen == .appended
-        ? ""
-        : scalars.count - end >= contextLength
-          ? string(end..<(end + contextLength)) : string(end..<scalars.count) + options.textAfter
-      // As the paragraph's runs are shaped: its start and end are the text's.
-      if start == 0 { runOptions.bufferFlags.insert(.beginningOfText) }
-      if end == scalars.count { runOptions.bufferFlags.insert(.endOfText) }
-    }
-    let base = offsets[start]
-    runOptions.features = options.features.compactMap { feature in
-      guard !(feature.start == 0 && feature.end == Feature.globalEnd) else { return feature }
-      var moved = feature
-      moved.start = UInt32(clamping: max(Int(feature.start) - base, 0))
-      if feature.end != Feature.globalEnd {
-        guard Int(feature.end) > base else { return nil }
-        moved.end = UInt32(clamping: Int(feature.end) - base)
-      }
-      return moved
-    }
-    let shaped = try runFont.shape(text, options: runOptions)
-    var piece = run
-    let last = offsets[end - 1]
-    piece.glyphs = shaped.glyphs.map { glyph in
-      var glyph = glyph
-      if !tatweelStarts.isEmpty {
-        // Back to the paragraph's offsets: less the tatweels before.
-        let before = tatweelStarts.prefix { $0 < glyph.cluster }.count
-        glyph.cluster -= before * options.clusterUnit.width(of: "\u{640}")
-      }
-      glyph.cluster = min(glyph.cluster + base, hyphen == .appended ? last : Int.max)
-      return glyph
-    }
-    return piece
-  }
-}
-
-extension ShapingFont {
-  /// The options a run's scalars are shaped again with (`reshape`), but their context, edges and
-  /// features' ranges.
-  static func reshapeOptions(_ run: ShapedRun, options: ShapeOptions) -> ShapeOptions {
-    var runOptions = options
-    runOptions.paragraph = nil
-    runOptions.lineWidth = nil
-    runOptions.direction = run.direction
-    runOptions.script = run.script
-    runOptions.spans = []
-    if run.span != nil { runOptions.language = run.language }
-    return runOptions
-  }
-}
-
-/// Where a line's hyphen goes when its last piece is shaped again.
-enum HyphenPlacement {
-  /// In the place of the last character, a soft hyphen.
-  case replacing
-  /// After the last character (a word hyphenated by dictionary).
-  case appended
 }

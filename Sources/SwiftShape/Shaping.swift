@@ -57,8 +57,7 @@ extension ShapingFont {
       var lineOptions = options
       if flagsPlaces { lineOptions.bufferFlags.insert(.produceSafeToInsertTatweel) }
       try shapeParagraph(text, options: lineOptions, base: base, into: &result)
-      try breakLines(&result, options: lineOptions, width: width)
-      if flagsPlaces { Kashida.removeFlags(from: &result) }
+      try breakLines(&result, options: lineOptions, width: width, removingTatweelFlags: flagsPlaces)
       return
     }
     do {

@@ -141,8 +141,13 @@ struct KashidaTests {
   /// the paragraph as context. Most such lines are shaped again only where their tatweels are
   /// (`spliceTatweels`), so this checks that splicing is exact on real text. Skipped without
   /// `../shared`.
-  @Test(.enabled(if: Paths.shared != nil, "../shared (the benchmark corpus) is absent"))
-  func corpusLinesAreTheirTextWithTatweels() throws {
+  ///
+  /// At HarfBuzz's default cluster level the line's pieces are spliced in by binary search over
+  /// its clusters, which go one way; at level 2 (`characters`) through a table of its offsets.
+  @Test(
+    .enabled(if: Paths.shared != nil, "../shared (the benchmark corpus) is absent"),
+    arguments: [Buffer.ClusterLevel.monotoneGraphemes, .characters])
+  func corpusLinesAreTheirTextWithTatweels(level: Buffer.ClusterLevel) throws {
     let corpus = "\(Paths.shared!)/corpus/harfbuzz-6.0.0-perf"
     let font = try ShapingFont(file: "\(corpus)/fonts/Amiri-Regular.ttf")
     let paragraphs = try String(contentsOfFile: "\(corpus)/texts/fa-thelittleprince.txt", encoding: .utf8)
@@ -151,6 +156,7 @@ struct KashidaTests {
     options.paragraph = .auto
     options.lineWidth = 40 * Int32(font.identity.unitsPerEm)
     options.alignment = .justify
+    options.clusterLevel = level
     var checked = 0
     for paragraph in paragraphs {
       let scalars = Array(paragraph.unicodeScalars)
@@ -169,6 +175,7 @@ struct KashidaTests {
           clusters.append(offset)
         }
         var alone = ShapeOptions(direction: run.direction, script: run.script)
+        alone.clusterLevel = level
         alone.textBefore = String(String.UnicodeScalarView(scalars[0..<line.range.lowerBound]))
         alone.textAfter = String(String.UnicodeScalarView(scalars[line.range.upperBound...]))
         let expected = try font.shape(String(written), options: alone).glyphs

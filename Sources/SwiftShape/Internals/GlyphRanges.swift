@@ -18,6 +18,15 @@ extension [ShapedGlyph] {
   /// The glyphs whose clusters are in `clusters`, in their order: as `filter` finds them, where
   /// the clusters are monotone that way (`clustersAreMonotone(ascending:)`).
   func glyphs(in clusters: Range<Int>, ascending: Bool) -> [ShapedGlyph] {
+    let range = withUnsafeBufferPointer { $0.indices(of: clusters, ascending: ascending) }
+    return range.isEmpty ? [] : Array(self[range])
+  }
+}
+
+extension UnsafeBufferPointer<ShapedGlyph> {
+  /// The indices of the glyphs whose clusters are in `clusters`, where the clusters are
+  /// monotone that way (`clustersAreMonotone(ascending:)`): by binary search.
+  func indices(of clusters: Range<Int>, ascending: Bool) -> Range<Int> {
     // The first index from which `isPast` holds (it holds from some index to the end).
     func first(_ isPast: (Int) -> Bool) -> Int {
       var (low, high) = (0, count)
@@ -29,6 +38,6 @@ extension [ShapedGlyph] {
     }
     let start = ascending ? first { $0 >= clusters.lowerBound } : first { $0 < clusters.upperBound }
     let end = ascending ? first { $0 >= clusters.upperBound } : first { $0 < clusters.lowerBound }
-    return start < end ? Array(self[start..<end]) : []
+    return start < end ? start..<end : start..<start
   }
 }
