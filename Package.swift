@@ -99,7 +99,7 @@ let package = Package(
     ),
     .target(
       name: "HarfBuzz",
-      dependencies: ["CHarfBuzz"]
+      dependencies: ["CHarfBuzz", "CThreadSlots"]
     ),
     .target(
       name: "CUnicodeAlgorithms",
@@ -110,6 +110,7 @@ let package = Package(
       dependencies: ["CUnicodeAlgorithms"]
     ),
     .target(name: "CPrefetch"),
+    .target(name: "CThreadSlots"),
     .target(
       name: "SwiftShapeDefaultFont",
       exclude: ["DejaVuSans.ttf", "LICENSE-DejaVu.txt"]
@@ -118,6 +119,7 @@ let package = Package(
       name: "SwiftShape",
       dependencies: [
         "HarfBuzz", "SwiftShapeUnicode", "SwiftShapeHyphenation", "SwiftShapeDefaultFont", "CPrefetch",
+        "CThreadSlots",
       ],
       exclude: ["Schemas"]
     ),
