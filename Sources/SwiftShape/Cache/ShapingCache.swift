@@ -412,9 +412,16 @@ final class ThreadCache: @unchecked Sendable {
   /// `pthread_getspecific` and the slot's lazily made key, it was 75 instructions a call, a call
   /// or two a line (callgrind).
   static var current: ThreadCache {
-    if let slot = swiftshape_thread_cache_get() {
-      return Unmanaged<ThreadCache>.fromOpaque(slot).takeUnretainedValue()
+    @inline(__always) get {
+      if let slot = swiftshape_thread_cache_get() {
+        return Unmanaged<ThreadCache>.fromOpaque(slot).takeUnretainedValue()
+      }
+      return made()
     }
+  }
+
+  /// The current thread's cache, made (its first use on the thread).
+  @inline(never) private static func made() -> ThreadCache {
     let cache = ThreadCache()
     let retained = Unmanaged.passRetained(cache).toOpaque()
     pthread_setspecific(ThreadCacheKey.shared.key, retained)
