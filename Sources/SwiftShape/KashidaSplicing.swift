@@ -179,43 +179,25 @@ extension ShapingFont {
   ) -> ShapedRun? {
     let ascending = run.direction != .rightToLeft
     var spliced = true
-    let capacity = pieceGlyphs.reduce(run.glyphs.count) { $0 + $1.count }
-    let glyphs = [ShapedGlyph](unsafeUninitializedCapacity: capacity) { out, count in
-      var written = 0
-      run.glyphs.withUnsafeBufferPointer { source in
-        func keep(_ range: Range<Int>) {
-          guard !range.isEmpty else { return }
-          (out.baseAddress! + written).initialize(
-            from: source.baseAddress! + range.lowerBound, count: range.count)
-          written += range.count
+    let glyphs = SpliceWriter.glyphs(
+      run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts, tatweelWidth: tatweelWidth
+    ) { writer in
+      let source = writer.source
+      // The pieces in the run's order: the text's, or its reverse.
+      var kept = 0
+      for step in pieces.indices {
+        let piece = ascending ? step : pieces.count - 1 - step
+        let own = source.indices(
+          of: offsets[pieces[piece].lowerBound]..<offsets[pieces[piece].upperBound], ascending: ascending)
+        guard !own.isEmpty, own.lowerBound >= kept else {
+          spliced = false
+          return
         }
-        // The pieces in the run's order: the text's, or its reverse.
-        var kept = 0
-        for step in pieces.indices {
-          let piece = ascending ? step : pieces.count - 1 - step
-          let own = source.indices(
-            of: offsets[pieces[piece].lowerBound]..<offsets[pieces[piece].upperBound], ascending: ascending)
-          guard !own.isEmpty, own.lowerBound >= kept else {
-            spliced = false
-            return
-          }
-          keep(kept..<own.lowerBound)
-          kept = own.upperBound
-          let base = pieces[piece].base
-          let starts = (piece == 0 ? 0 : pieces[piece - 1].startsEnd)..<pieces[piece].startsEnd
-          pieceGlyphs[piece].withGlyphs { glyphs in
-            for var glyph in glyphs {
-              var before = starts.lowerBound
-              while before < starts.upperBound, tatweelStarts[before] < glyph.cluster { before += 1 }
-              glyph.cluster += base - (before - starts.lowerBound) * tatweelWidth
-              (out.baseAddress! + written).initialize(to: glyph)
-              written += 1
-            }
-          }
-        }
-        keep(kept..<source.count)
+        writer.keep(kept..<own.lowerBound)
+        kept = own.upperBound
+        writer.writePiece(piece)
       }
-      count = written
+      writer.keep(kept..<source.count)
     }
     guard spliced else { return nil }
     var result = run
@@ -230,53 +212,89 @@ extension ShapingFont {
     placed: UnsafeMutableBufferPointer<Int32>
   ) -> ShapedRun? {
     var spliced = true
-    let capacity = pieceGlyphs.reduce(run.glyphs.count) { $0 + $1.count }
-    let glyphs = [ShapedGlyph](unsafeUninitializedCapacity: capacity) { out, count in
-      var written = 0
-      run.glyphs.withUnsafeBufferPointer { source in
-        func keep(_ range: Range<Int>) {
-          guard !range.isEmpty else { return }
-          (out.baseAddress! + written).initialize(
-            from: source.baseAddress! + range.lowerBound, count: range.count)
-          written += range.count
+    let glyphs = SpliceWriter.glyphs(
+      run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts, tatweelWidth: tatweelWidth
+    ) { writer in
+      let source = writer.source
+      var current = -1
+      var kept = 0
+      for index in source.indices {
+        let offset = source[index].cluster - runStart
+        let piece = offset >= 0 && offset < pieceAt.count ? Int(pieceAt[offset]) : -1
+        if piece == current { continue }
+        if current < 0 { writer.keep(kept..<index) }
+        current = piece
+        if piece < 0 {
+          kept = index
+          continue
         }
-        var current = -1
-        var kept = 0
-        for index in source.indices {
-          let offset = source[index].cluster - runStart
-          let piece = offset >= 0 && offset < pieceAt.count ? Int(pieceAt[offset]) : -1
-          if piece == current { continue }
-          if current < 0 { keep(kept..<index) }
-          current = piece
-          if piece < 0 {
-            kept = index
-            continue
-          }
-          guard placed[piece] == 0 else {
-            spliced = false
-            break
-          }
-          placed[piece] = 1
-          let base = pieces[piece].base
-          let starts = (piece == 0 ? 0 : pieces[piece - 1].startsEnd)..<pieces[piece].startsEnd
-          pieceGlyphs[piece].withGlyphs { glyphs in
-            for var glyph in glyphs {
-              var before = starts.lowerBound
-              while before < starts.upperBound, tatweelStarts[before] < glyph.cluster { before += 1 }
-              glyph.cluster += base - (before - starts.lowerBound) * tatweelWidth
-              (out.baseAddress! + written).initialize(to: glyph)
-              written += 1
-            }
-          }
+        guard placed[piece] == 0 else {
+          spliced = false
+          break
         }
-        if spliced, current < 0 { keep(kept..<source.count) }
+        placed[piece] = 1
+        writer.writePiece(piece)
       }
-      count = written
+      if spliced, current < 0 { writer.keep(kept..<source.count) }
     }
     guard spliced, !placed.contains(0) else { return nil }
     var result = run
     result.glyphs = glyphs
     return result
+  }
+}
+
+/// Writes a spliced run's glyphs (`spliceTatweels`): stretches of the run's own, and each piece's
+/// with its clusters moved back to the paragraph's, less the tatweels before.
+private struct SpliceWriter {
+  let out: UnsafeMutableBufferPointer<ShapedGlyph>
+  let source: UnsafeBufferPointer<ShapedGlyph>
+  let pieces: [TatweelPiece]
+  let pieceGlyphs: [TatweelPieceGlyphs]
+  let tatweelStarts: [Int]
+  let tatweelWidth: Int
+  var written = 0
+
+  /// The glyphs `body` writes for `run`, with room for the run's and the pieces'.
+  static func glyphs(
+    _ run: ShapedRun, pieces: [TatweelPiece], pieceGlyphs: [TatweelPieceGlyphs], tatweelStarts: [Int],
+    tatweelWidth: Int, _ body: (inout SpliceWriter) -> Void
+  ) -> [ShapedGlyph] {
+    let capacity = pieceGlyphs.reduce(run.glyphs.count) { $0 + $1.count }
+    return [ShapedGlyph](unsafeUninitializedCapacity: capacity) { out, count in
+      run.glyphs.withUnsafeBufferPointer { source in
+        var writer = SpliceWriter(
+          out: out, source: source, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts,
+          tatweelWidth: tatweelWidth)
+        body(&writer)
+        count = writer.written
+      }
+    }
+  }
+
+  /// The run's own glyphs `range`.
+  mutating func keep(_ range: Range<Int>) {
+    guard !range.isEmpty else { return }
+    (out.baseAddress! + written).initialize(from: source.baseAddress! + range.lowerBound, count: range.count)
+    written += range.count
+  }
+
+  /// Piece `piece`'s glyphs.
+  mutating func writePiece(_ piece: Int) {
+    let base = pieces[piece].base
+    let starts = (piece == 0 ? 0 : pieces[piece - 1].startsEnd)..<pieces[piece].startsEnd
+    let (out, tatweelStarts, tatweelWidth) = (out, tatweelStarts, tatweelWidth)
+    var written = self.written
+    pieceGlyphs[piece].withGlyphs { glyphs in
+      for var glyph in glyphs {
+        var before = starts.lowerBound
+        while before < starts.upperBound, tatweelStarts[before] < glyph.cluster { before += 1 }
+        glyph.cluster += base - (before - starts.lowerBound) * tatweelWidth
+        (out.baseAddress! + written).initialize(to: glyph)
+        written += 1
+      }
+    }
+    self.written = written
   }
 }
 
