@@ -54,7 +54,10 @@ public enum LineBreaks {
 /// when another finder has been made on the thread since, the next question gives ICU its text again.
 public final class LineBreakFinder {
   private let scalars: [Unicode.Scalar]
-  private var generation: UInt64 = 0
+  /// (Unchecked: the finder is its thread's alone, and each read of a class's variable was
+  /// checked for exclusive access at run time, 1.7 M instructions a pass over the Persian
+  /// paragraphs broken into lines, callgrind.)
+  @exclusivity(unchecked) private var generation: UInt64 = 0
 
   /// A finder over `scalars`.
   ///
