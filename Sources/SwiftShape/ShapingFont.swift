@@ -247,38 +247,99 @@ public final class ShapingFont: Sendable {
 public struct FontIdentity: Sendable, Hashable, Codable {
   /// The file's path as given, `<default>` for the embedded default font, or the name given to
   /// bytes in memory.
-  public var file: String
+  public var file: String {
+    get { fields.values.file }
+    set { change { $0.file = newValue } }
+  }
   /// The face's index in its file.
-  public var faceIndex: Int
+  public var faceIndex: Int {
+    get { fields.values.faceIndex }
+    set { change { $0.faceIndex = newValue } }
+  }
   /// Units per em.
-  public var unitsPerEm: Int
+  public var unitsPerEm: Int {
+    get { fields.values.unitsPerEm }
+    set { change { $0.unitsPerEm = newValue } }
+  }
   /// The number of glyphs.
-  public var glyphCount: Int
+  public var glyphCount: Int {
+    get { fields.values.glyphCount }
+    set { change { $0.glyphCount = newValue } }
+  }
   /// The family name (name ID 16, else 1), when the font has one.
-  public var family: String?
+  public var family: String? {
+    get { fields.values.family }
+    set { change { $0.family = newValue } }
+  }
   /// The subfamily (style) name (name ID 17, else 2), when the font has one.
-  public var style: String?
+  public var style: String? {
+    get { fields.values.style }
+    set { change { $0.style = newValue } }
+  }
   /// The PostScript name (name ID 6), when the font has one.
-  public var postScriptName: String?
+  public var postScriptName: String? {
+    get { fields.values.postScriptName }
+    set { change { $0.postScriptName = newValue } }
+  }
+
+  // Speed: the fields are kept in one box that copies share, so that a run copied (a paragraph's
+  // runs, a line's, the pieces of a reshaped line) retains one reference rather than the file's
+  // and the names' strings, and two identities of one font compare by the box.
+  private struct Values: Sendable, Hashable, Codable {
+    var file: String
+    var faceIndex: Int
+    var unitsPerEm: Int
+    var glyphCount: Int
+    var family: String?
+    var style: String?
+    var postScriptName: String?
+
+    // The keys of the `font` object of SwiftShape's JSON document.
+    enum CodingKeys: String, CodingKey {
+      case file
+      case faceIndex = "face_index"
+      case unitsPerEm = "upem"
+      case glyphCount = "glyph_count"
+      case family, style
+      case postScriptName = "postscript_name"
+    }
+  }
+
+  private final class Fields: Sendable {
+    let values: Values
+    init(_ values: Values) { self.values = values }
+  }
+
+  private var fields: Fields
+
+  private mutating func change(_ body: (inout Values) -> Void) {
+    var values = fields.values
+    body(&values)
+    fields = Fields(values)
+  }
 
   /// A font's identity with each field given.
   public init(
     file: String, faceIndex: Int, unitsPerEm: Int, glyphCount: Int, family: String? = nil,
     style: String? = nil, postScriptName: String? = nil
   ) {
-    (self.file, self.faceIndex, self.unitsPerEm, self.glyphCount) = (file, faceIndex, unitsPerEm, glyphCount)
-    (self.family, self.style, self.postScriptName) = (family, style, postScriptName)
+    fields = Fields(
+      Values(
+        file: file, faceIndex: faceIndex, unitsPerEm: unitsPerEm, glyphCount: glyphCount, family: family,
+        style: style, postScriptName: postScriptName))
   }
 
-  // The keys of the `font` object of SwiftShape's JSON document.
-  private enum CodingKeys: String, CodingKey {
-    case file
-    case faceIndex = "face_index"
-    case unitsPerEm = "upem"
-    case glyphCount = "glyph_count"
-    case family, style
-    case postScriptName = "postscript_name"
+  public static func == (lhs: FontIdentity, rhs: FontIdentity) -> Bool {
+    lhs.fields === rhs.fields || lhs.fields.values == rhs.fields.values
   }
+
+  public func hash(into hasher: inout Hasher) { fields.values.hash(into: &hasher) }
+
+  /// Reads the `font` object of SwiftShape's JSON document.
+  public init(from decoder: any Decoder) throws { fields = Fields(try Values(from: decoder)) }
+
+  /// Writes the `font` object of SwiftShape's JSON document.
+  public func encode(to encoder: any Encoder) throws { try fields.values.encode(to: encoder) }
 
   init(face: Face, file: String, font: Font) {
     self.init(
