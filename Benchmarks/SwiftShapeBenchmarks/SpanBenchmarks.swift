@@ -52,8 +52,8 @@ extension Benchmarks {
     // after the warm-up (SWIFTSHAPE_PROFILE_PASSES, 3 by default), and exits: under callgrind,
     // the instructions a kind costs over `none`.
     // `floor`: only what the result of a span a word holds, made from the paragraph's glyphs
-    // shaped beforehand — a run a word and a run a space, each with its own array of glyphs, as
-    // `ShapedRun` keeps them, the last line's result released — the least a span a word costs in
+    // shaped beforehand — a run a word and a run a space, each holding its stretch of the
+    // paragraph's glyphs, the last line's result released — the least a span a word costs in
     // this result model.
     if let kind = getenv("SWIFTSHAPE_PROFILE_SPANS").map({ String(cString: $0) }) {
       let passes = getenv("SWIFTSHAPE_PROFILE_PASSES").flatMap { Int(String(cString: $0)) } ?? 3
@@ -70,12 +70,9 @@ extension Benchmarks {
             for span in perWord[index] { edges += [span.start, span.end] }
             for (number, end) in edges.dropFirst().enumerated() {
               var run = whole
-              var glyphs: [ShapedGlyph] = []
               let first = glyph
               while glyph < whole.glyphs.count, whole.glyphs[glyph].cluster < end { glyph += 1 }
-              glyphs.reserveCapacity(glyph - first)
-              glyphs.append(contentsOf: whole.glyphs[first..<glyph])
-              run.glyphs = glyphs
+              run.glyphs = ShapedGlyphs(whole.glyphs, sharing: first..<glyph)
               run.range = edges[number]..<end
               run.language = number % 2 == 0 ? language : nil
               run.span = number % 2 == 0 ? number / 2 : nil

@@ -127,7 +127,7 @@ extension ShapingFont {
       }
       pieceGlyphs.append(
         TatweelPieceGlyphs(
-          shaped: try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs))
+          shaped: try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs.array))
       pieces[pieceIndex].startsEnd = tatweelStarts.count
     }
     // The run's glyphs with each piece's in the place of its own, which must be together in the
@@ -201,7 +201,7 @@ extension ShapingFont {
     }
     guard spliced else { return nil }
     var result = run
-    result.glyphs = glyphs
+    result.glyphs = ShapedGlyphs(glyphs)
     return result
   }
 
@@ -239,7 +239,7 @@ extension ShapingFont {
     }
     guard spliced, !placed.contains(0) else { return nil }
     var result = run
-    result.glyphs = glyphs
+    result.glyphs = ShapedGlyphs(glyphs)
     return result
   }
 }

@@ -283,10 +283,10 @@ extension ShapingFont {
       var pieces: [ShapedRun] = []
       for (runIndex, run) in logical.enumerated() {
         guard let runRange = run.range else { continue }
-        func glyphs(in clusters: Range<Int>) -> [ShapedGlyph] {
+        func glyphs(in clusters: Range<Int>) -> ShapedGlyphs {
           monotone[runIndex]
             ? run.glyphs.glyphs(in: clusters, ascending: run.direction != .rightToLeft)
-            : run.glyphs.filter { clusters.contains($0.cluster) }
+            : ShapedGlyphs(run.glyphs.filter { clusters.contains($0.cluster) })
         }
         let runStart = scalarAt[runRange.lowerBound]
         let runEnd = scalarAt[runRange.upperBound]

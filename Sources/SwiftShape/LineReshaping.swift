@@ -80,7 +80,7 @@ extension ShapingFont {
     let shaped = try runFont.shape(text, options: runOptions)
     var piece = run
     let last = offsets[end - 1]
-    piece.glyphs = shaped.glyphs.map { glyph in
+    piece.glyphs = ShapedGlyphs(shaped.glyphs.map { glyph in
       var glyph = glyph
       if !tatweelStarts.isEmpty {
         // Back to the paragraph's offsets: less the tatweels before.
@@ -89,7 +89,7 @@ extension ShapingFont {
       }
       glyph.cluster = min(glyph.cluster + base, hyphen == .appended ? last : Int.max)
       return glyph
-    }
+    })
     return piece
   }
 }

@@ -129,8 +129,8 @@ public struct ShapedRun: Sendable, Hashable {
   /// The language used (given, or the process's locale).
   public var language: Language?
   /// The glyphs, in the order HarfBuzz returned them: visual order, so right to left text comes
-  /// last character first.
-  public var glyphs: [ShapedGlyph]
+  /// last character first. (The runs of one result may share the glyphs' storage.)
+  public var glyphs: ShapedGlyphs
   /// For a run of a paragraph (`ShapingFont.shapeParagraph`): its bidi level, even left to
   /// right, odd right to left; nil for text shaped as one run.
   public var level: UInt8?
@@ -147,10 +147,20 @@ public struct ShapedRun: Sendable, Hashable {
   /// A run with each field given.
   public init(
     font: FontIdentity, unit: PositionUnit, scale: Scale, direction: Direction, script: Script,
-    language: Language?, glyphs: [ShapedGlyph]
+    language: Language?, glyphs: ShapedGlyphs
   ) {
     (self.font, self.unit, self.scale, self.direction) = (font, unit, scale, direction)
     (self.script, self.language, self.glyphs) = (script, language, glyphs)
+  }
+
+  /// A run with each field given, its glyphs an array.
+  public init(
+    font: FontIdentity, unit: PositionUnit, scale: Scale, direction: Direction, script: Script,
+    language: Language?, glyphs: [ShapedGlyph]
+  ) {
+    self.init(
+      font: font, unit: unit, scale: scale, direction: direction, script: script, language: language,
+      glyphs: ShapedGlyphs(glyphs))
   }
 
   /// The sum of the advances, in `unit`: the run's width (x) or height (y).
@@ -316,6 +326,6 @@ extension ShapedRun {
     (direction, script, language) = properties
     level = nil
     range = nil
-    write(&glyphs)
+    glyphs.withArray(write)
   }
 }

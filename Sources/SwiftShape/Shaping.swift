@@ -173,7 +173,7 @@ extension ShapingFont {
     run.language = buffer.language
     run.level = nil
     run.range = nil
-    fillGlyphs(&run.glyphs, from: buffer, options: options)
+    run.glyphs.withArray { fillGlyphs(&$0, from: buffer, options: options) }
   }
 
   /// Collects HarfBuzz's messages while `buffer` is shaped: trace events and verification errors.

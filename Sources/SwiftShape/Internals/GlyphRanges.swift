@@ -2,7 +2,7 @@
 // go one way, not by filtering every glyph of the run for each line: the filter was a third of
 // making a Persian paragraph's lines (callgrind).
 
-extension [ShapedGlyph] {
+extension ShapedGlyphs {
   /// Whether the clusters never go down through the glyphs (`ascending`), or never go up.
   func clustersAreMonotone(ascending: Bool) -> Bool {
     withUnsafeBufferPointer { glyphs in
@@ -16,10 +16,11 @@ extension [ShapedGlyph] {
   }
 
   /// The glyphs whose clusters are in `clusters`, in their order: as `filter` finds them, where
-  /// the clusters are monotone that way (`clustersAreMonotone(ascending:)`).
-  func glyphs(in clusters: Range<Int>, ascending: Bool) -> [ShapedGlyph] {
+  /// the clusters are monotone that way (`clustersAreMonotone(ascending:)`), sharing these
+  /// glyphs' storage.
+  func glyphs(in clusters: Range<Int>, ascending: Bool) -> ShapedGlyphs {
     let range = withUnsafeBufferPointer { $0.indices(of: clusters, ascending: ascending) }
-    return range.isEmpty ? [] : Array(self[range])
+    return range.isEmpty ? [] : ShapedGlyphs(self, sharing: range)
   }
 }
 

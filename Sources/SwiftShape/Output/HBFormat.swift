@@ -51,7 +51,7 @@ public struct HBFormat: Sendable, Hashable {
       let font =
         run.isFallback
         ? " \"\(run.font.family ?? String(run.font.file.split(separator: "/").last ?? ""))\"" : ""
-      return "<\(run.level ?? 0) \(run.script)\(font)>" + line(for: run.glyphs)
+      return "<\(run.level ?? 0) \(run.script)\(font)>" + line(for: run.glyphs.array)
     }.joined(separator: " ")
   }
 
