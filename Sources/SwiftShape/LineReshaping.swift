@@ -80,16 +80,17 @@ extension ShapingFont {
     let shaped = try runFont.shape(text, options: runOptions)
     var piece = run
     let last = offsets[end - 1]
-    piece.glyphs = ShapedGlyphs(shaped.glyphs.map { glyph in
-      var glyph = glyph
-      if !tatweelStarts.isEmpty {
-        // Back to the paragraph's offsets: less the tatweels before.
-        let before = tatweelStarts.prefix { $0 < glyph.cluster }.count
-        glyph.cluster -= before * options.clusterUnit.width(of: "\u{640}")
-      }
-      glyph.cluster = min(glyph.cluster + base, hyphen == .appended ? last : Int.max)
-      return glyph
-    })
+    piece.glyphs = ShapedGlyphs(
+      shaped.glyphs.map { glyph in
+        var glyph = glyph
+        if !tatweelStarts.isEmpty {
+          // Back to the paragraph's offsets: less the tatweels before.
+          let before = tatweelStarts.prefix { $0 < glyph.cluster }.count
+          glyph.cluster -= before * options.clusterUnit.width(of: "\u{640}")
+        }
+        glyph.cluster = min(glyph.cluster + base, hyphen == .appended ? last : Int.max)
+        return glyph
+      })
     return piece
   }
 }

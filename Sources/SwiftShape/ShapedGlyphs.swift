@@ -50,9 +50,12 @@ public struct ShapedGlyphs: Sendable, Hashable, RandomAccessCollection, MutableC
     (storage, offset, count) = (glyphs.storage, glyphs.offset + range.lowerBound, range.count)
   }
 
+  /// 0.
   @inlinable public var startIndex: Int { 0 }
+  /// `count`.
   @inlinable public var endIndex: Int { count }
 
+  /// The glyph at `position`, from 0.
   @inlinable public subscript(position: Int) -> ShapedGlyph {
     get {
       precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "Index out of range")
@@ -70,16 +73,19 @@ public struct ShapedGlyphs: Sendable, Hashable, RandomAccessCollection, MutableC
     holdsWholeStorage ? storage : Array(storage[offset..<(offset + count)])
   }
 
+  /// The glyphs as an array prints them.
   public var description: String { array.description }
 
   /// Calls `body` with the glyphs in contiguous memory.
   @inlinable
-  public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<ShapedGlyph>) throws -> R) rethrows -> R {
+  public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<ShapedGlyph>) throws -> R) rethrows -> R
+  {
     try storage.withUnsafeBufferPointer { all in
       try body(UnsafeBufferPointer(start: all.baseAddress.map { $0 + offset }, count: count))
     }
   }
 
+  /// Calls `body` with the glyphs in contiguous memory (always available).
   @inlinable
   public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<ShapedGlyph>) throws -> R)
     rethrows -> R?
@@ -97,6 +103,7 @@ public struct ShapedGlyphs: Sendable, Hashable, RandomAccessCollection, MutableC
       (self.storage, self.index, self.end) = (storage, index, end)
     }
 
+    /// The next glyph, nil after the last.
     @inlinable public mutating func next() -> ShapedGlyph? {
       guard index < end else { return nil }
       defer { index += 1 }
@@ -104,10 +111,12 @@ public struct ShapedGlyphs: Sendable, Hashable, RandomAccessCollection, MutableC
     }
   }
 
+  /// An iterator from the first glyph.
   @inlinable public func makeIterator() -> Iterator {
     Iterator(storage: storage, index: offset, end: offset + count)
   }
 
+  /// `count`.
   @inlinable public var underestimatedCount: Int { count }
 
   /// Whether a glyph satisfies `predicate` (read in place: through the iterator, a paragraph's
@@ -135,24 +144,29 @@ public struct ShapedGlyphs: Sendable, Hashable, RandomAccessCollection, MutableC
     return try body(&storage)
   }
 
+  /// Replaces the glyphs at `subrange` with `newElements`.
   public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
   where C.Element == ShapedGlyph {
     precondition(subrange.lowerBound >= 0 && subrange.upperBound <= count, "Range out of bounds")
     withArray { $0.replaceSubrange(subrange, with: newElements) }
   }
 
+  /// Makes room for `minimumCapacity` glyphs.
   public mutating func reserveCapacity(_ minimumCapacity: Int) {
     withArray { $0.reserveCapacity(minimumCapacity) }
   }
 
+  /// Adds a glyph at the end.
   public mutating func append(_ glyph: ShapedGlyph) {
     withArray { $0.append(glyph) }
   }
 
+  /// Adds glyphs at the end.
   public mutating func append<S: Sequence>(contentsOf glyphs: S) where S.Element == ShapedGlyph {
     withArray { $0.append(contentsOf: glyphs) }
   }
 
+  /// Removes every glyph, keeping the storage where it is the glyphs' own and `keepCapacity`.
   public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
     guard keepCapacity, holdsWholeStorage else {
       self = ShapedGlyphs()
@@ -162,11 +176,13 @@ public struct ShapedGlyphs: Sendable, Hashable, RandomAccessCollection, MutableC
     count = 0
   }
 
+  /// Whether the two hold equal glyphs in the same order.
   public static func == (lhs: ShapedGlyphs, rhs: ShapedGlyphs) -> Bool {
     guard lhs.count == rhs.count else { return false }
     return lhs.withUnsafeBufferPointer { a in rhs.withUnsafeBufferPointer { b in a.elementsEqual(b) } }
   }
 
+  /// Hashes the glyphs.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(count)
     withUnsafeBufferPointer { for glyph in $0 { hasher.combine(glyph) } }

@@ -329,10 +329,12 @@ public struct FontIdentity: Sendable, Hashable, Codable {
         style: style, postScriptName: postScriptName))
   }
 
+  /// Whether the two name the same font: every field equal.
   public static func == (lhs: FontIdentity, rhs: FontIdentity) -> Bool {
     lhs.fields === rhs.fields || lhs.fields.values == rhs.fields.values
   }
 
+  /// Hashes every field.
   public func hash(into hasher: inout Hasher) { fields.values.hash(into: &hasher) }
 
   /// Reads the `font` object of SwiftShape's JSON document.
