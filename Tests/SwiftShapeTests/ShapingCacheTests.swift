@@ -12,16 +12,18 @@ struct ShapingCacheTests {
   /// `lines` shaped with the cache (after enough lines for it to start) and without: the same
   /// results, line by line.
   static func expectSame(
-    _ font: ShapingFont, _ lines: [String], options: ShapeOptions = ShapeOptions(),
-    sourceLocation: SourceLocation = #_sourceLocation
+    _ font: ShapingFont, _ lines: [String], options givenOptions: ShapeOptions = ShapeOptions(),
+    spans: ((String) -> [TextSpan])? = nil, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     // Every line through the cache, not only those where it is faster.
     ShapingCache.choosesByTime = false
     ShapingCache.removeAllOnThisThread()
-    var plain = options
-    plain.usesCache = false
+    var options = givenOptions
     let warmUp = Array(repeating: "warm up", count: ShapingCache.warmUpLines)
     for line in warmUp + lines + lines {
+      if let spans { options.spans = spans(line) }
+      var plain = options
+      plain.usesCache = false
       let cached = try font.shape(line, options: options)
       let whole = try font.shape(line, options: plain)
       guard cached != whole else { continue }
@@ -246,6 +248,39 @@ struct ShapingCacheTests {
     #expect(result.runs.map { $0.language?.identifier } == ["de", other, "de", other])
   }
 
+  /// The edges of runs of spaces between runs shaped apart are cut whatever the font's layout
+  /// does across a space: a font whose space kerns with T, whose k kerns with the space, and
+  /// which makes a ligature and a context across a space gives, for a span a word, the glyphs of
+  /// its runs shaped one by one, in one lookup a line.
+  @Test func languageSpansCutAtSpacesTheFontReachesAcross() throws {
+    ShapingCache.choosesByTime = false
+    let font = try ShapingFont(file: Paths.spaceJoints)
+    ShapingCache.removeAllOnThisThread()
+    for line in ["ak Ta x y oz", "Tk  Ta k T", "qa x y Ta"] {
+      var options = ShapeOptions()
+      options.paragraph = .auto
+      var start = 0
+      for word in line.split(separator: " ", omittingEmptySubsequences: false) {
+        let length = word.unicodeScalars.count
+        if length > 0 {
+          options.spans.append(TextSpan(start..<(start + length), language: Language(harfBuzzString: "de")))
+        }
+        start += length + 1
+      }
+      var plain = options
+      plain.usesCache = false
+      let expected = try font.shape(line, options: plain)
+      for round in 0..<(2 + ShapingCache.warmUpLines) {
+        let before = ThreadCache.current.counts.lines
+        let cached = try font.shape(line, options: options)
+        #expect(cached == expected, "\(line)")
+        if round > ShapingCache.warmUpLines {
+          #expect(ThreadCache.current.counts.lines - before == 1, "\(line)")
+        }
+      }
+    }
+  }
+
   /// Every fixture font, on words drawn at random (a fixed seed) from what it covers, joined by one
   /// or two spaces, with marks and joiners among them.
   @Test(arguments: [
@@ -301,6 +336,25 @@ struct ShapingCacheTests {
       try Self.expectSame(font, lines, options: options)
       options.lineWidth = 20 * Int32(font.font.face.unitsPerEm)
       try Self.expectSame(font, lines, options: options)
+    }
+    // A span of language a word (as the spans benchmark has them), on fonts whose layout reaches
+    // across spaces (Roboto's space kerns with T; Amiri's contexts see the space).
+    for (fontPath, textPath) in cases.prefix(2) {
+      let lines = try String(contentsOfFile: textPath, encoding: .utf8).split(separator: "\n").map(
+        String.init)
+      var options = ShapeOptions()
+      options.paragraph = .auto
+      options.clusterUnit = .utf8
+      let language = Language(harfBuzzString: "en-GB")
+      try Self.expectSame(try ShapingFont(file: fontPath), lines, options: options) { line in
+        var spans: [TextSpan] = []
+        var start = 0
+        for word in line.utf8.split(separator: 0x20, omittingEmptySubsequences: false) {
+          if !word.isEmpty { spans.append(TextSpan(start..<(start + word.count), language: language)) }
+          start += word.count + 1
+        }
+        return spans
+      }
     }
   }
 

@@ -10,7 +10,10 @@ import HarfBuzz
 // serves them all; and every edge between two runs is a cut between pieces of the cache's
 // (`requiredCuts`), where pieces are joined only as HarfBuzz would shape them apart. A run's glyphs
 // are then its pieces' glyphs, as they are when it is shaped on its own through the cache. Where
-// any of this does not hold, the runs are shaped one by one.
+// any of this does not hold, the runs are shaped one by one. (An edge at either end of a run of
+// spaces is cut whatever the font does across a space, the text on its two sides shaped apart:
+// Roboto's space kerns with T, and each T after a space of a span a word cut its line's group
+// apart, four lookups a line of the English text; 206 M → 159 M instructions a pass, callgrind.)
 
 extension ShapingFont {
   /// Shapes the runs of `items` (their UTF-8 in `units`, in logical order, next to each other),
@@ -28,13 +31,6 @@ extension ShapingFont {
     shaped.reserveCapacity(items.count)
     for _ in items.indices { shaped.append(nil) }
     let cache = ThreadCache.current
-    // Speed: what each character allows at a space, for the cuts the cache will not make to be
-    // foreseen (`requiredCutsNotMade`, the cache's own rules) and the runs taken apart there
-    // before the group is tried whole: tried whole, a group of a span a word failed at such a cut
-    // on most lines of the English text, after its text had been cut and looked through (16 M
-    // instructions a pass of 242 M; foreseeing them costs a table lookup and a look at each cut,
-    // and saved 6 M, callgrind).
-    let foresight = CachedPieces(font: self, options: runOptions)
     // The runs of `group` taken apart at the cuts `missing` (offsets into the units, ascending)
     // and the groups between them tried again (each of those then cut as it was).
     func shapeApart(_ group: Range<Int>, at missing: [Int]) throws {
@@ -56,9 +52,10 @@ extension ShapingFont {
       guard group.count > 1 else { return }
       let item = items[group.lowerBound].lowerBound..<items[group.upperBound - 1].upperBound
       let cuts = items[group].dropFirst().map { $0.lowerBound - item.lowerBound }
-      if retrying, let foresight {
-        let notMade = Self.requiredCutsNotMade(
-          cuts, in: UnsafeBufferPointer(rebasing: units[item]), allows: { $0.map(foresight.allows) ?? 0 })
+      // The cuts the cache will not make (`requiredCutsNotMade`, none at the edges of runs of
+      // spaces), foreseen: the runs are taken apart there before the group is tried whole.
+      if retrying {
+        let notMade = Self.requiredCutsNotMade(cuts, in: UnsafeBufferPointer(rebasing: units[item]))
         guard notMade.isEmpty else {
           try shapeApart(group, at: notMade.map { $0 + item.lowerBound })
           return
@@ -77,8 +74,8 @@ extension ShapingFont {
       }
       // Clusters rise (left to right) or fall (right to left) through the glyphs: each glyph goes
       // to the run whose clusters hold its own. Where each run's glyphs are one stretch of the
-      // whole's (clusters that go one way), each is copied at once: appended one by one, the
-      // runs' arrays grew a few times each.
+      // whole's (clusters that go one way), each run holds its stretch of the whole's storage;
+      // else each run's glyphs are copied out one by one.
       var stretches = [Range<Int>?](filledWith: nil, count: group.count)
       var oneStretchEach = true
       var index = group.lowerBound
@@ -104,7 +101,7 @@ extension ShapingFont {
         shaped[run] = part
         shaped[run]!.language = languages[run] ?? Language.processDefault
         if oneStretchEach, let stretch = stretches[run - group.lowerBound] {
-          shaped[run]!.glyphs.append(contentsOf: whole.glyphs[stretch])
+          shaped[run]!.glyphs = ShapedGlyphs(whole.glyphs, sharing: stretch)
         }
       }
       guard !oneStretchEach else { return }

@@ -117,14 +117,16 @@ extension ShapingFont {
 
     var cutStorage = cache.cuts
     var beforeSpacesStorage = cache.beforeSpaces
+    // (Empty but for runs with required cuts, and then a few: made where needed, not lent.)
+    var forcedStorage: [Int] = []
     (cache.cuts, cache.beforeSpaces) = ([], [])
     defer { (cache.cuts, cache.beforeSpaces) = (cutStorage, beforeSpacesStorage) }
     cutPieces(
       bytes, joints: joints, table: table, cache: cache, required: requiredCuts, into: &cutStorage,
-      beforeSpaces: &beforeSpacesStorage)
+      beforeSpaces: &beforeSpacesStorage, forced: &forcedStorage)
     // (Constants from here: a variable the functions below capture is checked for exclusive
     // access at run time at each read, about 60 instructions.)
-    let (cuts, beforeSpaces) = (cutStorage, beforeSpacesStorage)
+    let (cuts, beforeSpaces, forced) = (cutStorage, beforeSpacesStorage, forcedStorage)
     if !requiredCuts.isEmpty {
       // The required cuts not made, for the caller to shape the text apart at them.
       cache.missingCuts.removeAll(keepingCapacity: true)
@@ -228,7 +230,8 @@ extension ShapingFont {
     // The pieces not found, shaped together: pieces of the line's order, a batch a call. Two that
     // are not next to each other in the line go together where the joint between them is of
     // the kind the cuts make exact: spaces then a piece cut after spaces, or a piece cut before
-    // spaces then spaces. (Most lines take one call.)
+    // spaces then spaces. (Most lines take one call.) A forced cut (a required cut the font's
+    // joints would not allow) is never inside a batch: the text on its two sides is shaped apart.
     // (The batch and the pieces found lent to `shapeBatch`, not captured: see `cuts`.)
     func shapeBatch(
       _ batch: inout ThreadCache.Batch, _ found: inout [Unmanaged<Piece>?], _ made: inout [Piece],
@@ -260,8 +263,9 @@ extension ShapingFont {
       return true
     }
     for piece in 0..<count where found[piece] == nil {
-      if let previous = batch.pieces.last, previous != piece - 1,
-        beforeSpaces[previous + 1] != beforeSpaces[piece]
+      if let previous = batch.pieces.last,
+        (previous != piece - 1 && beforeSpaces[previous + 1] != beforeSpaces[piece])
+          || (!forced.isEmpty && (forced.contains(previous + 1) || forced.contains(piece)))
       {
         guard try shapeBatch(&batch, &found, &made, keys: keys) else {
           cache.counts.bypassed += 1
@@ -320,12 +324,19 @@ extension ShapingFont {
   /// before it when the character before it may precede one (`mayPrecedeSpace`), else nowhere
   /// (the words on both sides are shaped together). `beforeSpaces[k]` says which side cut `k` is
   /// on.
+  ///
+  /// A cut in `required` (the edges of runs shaped apart, each in a buffer of its own) at either
+  /// end of a run of spaces is made whatever the characters allow: the text on its two sides is
+  /// shaped apart, as the runs are. HarfBuzz reads a run's context only for joining, which a
+  /// space stops, and for the dotted circle at the beginning of text, which a piece after a cut
+  /// is not. Those the characters would not allow are listed in `forced` (indices into `cuts`).
   private func cutPieces(
     _ bytes: UnsafeBufferPointer<UInt8>, joints: SpaceJoints, table: ThreadCache.Table, cache: ThreadCache,
-    required: [Int], into cuts: inout [Int], beforeSpaces: inout [Bool]
+    required: [Int], into cuts: inout [Int], beforeSpaces: inout [Bool], forced: inout [Int]
   ) {
     cuts.removeAll(keepingCapacity: true)
     beforeSpaces.removeAll(keepingCapacity: true)
+    forced.removeAll(keepingCapacity: true)
     cuts.append(0)
     beforeSpaces.append(false)
     // What each character allows, worked out once a table.
@@ -343,14 +354,20 @@ extension ShapingFont {
       // on their own.
       var cutBefore = false
       while nextRequired < required.count, required[nextRequired] < runStart { nextRequired += 1 }
-      if nextRequired < required.count, required[nextRequired] == runStart,
-        Self.cutsBeforeSpaces(at: runStart, in: bytes, allows: allows)
-      {
+      if runStart > 0, nextRequired < required.count, required[nextRequired] == runStart {
+        if !Self.cutsBeforeSpaces(at: runStart, in: bytes, allows: allows) { forced.append(cuts.count) }
         cuts.append(runStart)
         beforeSpaces.append(true)
         cutBefore = true
       }
       if Self.cutsAfterSpaces(at: index, in: bytes, allows: allows) {
+        cuts.append(index)
+        beforeSpaces.append(false)
+        continue
+      }
+      while nextRequired < required.count, required[nextRequired] < index { nextRequired += 1 }
+      if index < bytes.count, nextRequired < required.count, required[nextRequired] == index {
+        forced.append(cuts.count)
         cuts.append(index)
         beforeSpaces.append(false)
         continue
@@ -386,20 +403,11 @@ extension ShapingFont {
   }
 
   /// Which of `required` (offsets into `bytes`, ascending) the cutting above would not make: a
-  /// required cut is made where a run of spaces starts or ends and the character on the other
-  /// side allows it, and nowhere else.
-  static func requiredCutsNotMade(
-    _ required: [Int], in bytes: UnsafeBufferPointer<UInt8>, allows: (Unicode.Scalar?) -> UInt8
-  ) -> [Int] {
+  /// required cut is made where a run of spaces starts or ends, and nowhere else.
+  static func requiredCutsNotMade(_ required: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
     required.filter { cut in
       guard cut > 0, cut < bytes.count else { return true }
-      if bytes[cut] == 0x20, bytes[cut - 1] != 0x20 {
-        return !cutsBeforeSpaces(at: cut, in: bytes, allows: allows)
-      }
-      if bytes[cut - 1] == 0x20, bytes[cut] != 0x20 {
-        return !cutsAfterSpaces(at: cut, in: bytes, allows: allows)
-      }
-      return true
+      return (bytes[cut] == 0x20) == (bytes[cut - 1] == 0x20)
     }
   }
 
