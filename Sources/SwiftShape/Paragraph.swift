@@ -446,7 +446,13 @@ extension ShapingFont {
         font = self.fallbackFont(fallbackFont, sizedAs: styleFont)
       }
       keys.append(key)
-      indexOf[key] = runFonts.count
+      // (Hashed only past the keys compared in the array: each key hashed cost a span a word
+      // a twentieth of the paragraph's styles.)
+      if keys.count == 17 {
+        for (offset, known) in keys.enumerated() { indexOf[known] = firstFont + offset }
+      } else if keys.count > 17 {
+        indexOf[key] = runFonts.count
+      }
       fonts[index] = runFonts.count
       runFonts.append((font, style, fallbackIndex > 0))
     }

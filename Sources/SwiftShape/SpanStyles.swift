@@ -236,7 +236,8 @@ struct SpanStyles {
     }
     styles = [Style(font: font, language: nil, span: nil)]
     styleOfScalar = [Int](filledWith: 0, count: scalarCount)
-    var styleOfKey: [Key: Int] = [Key(): 0]
+    // (Hashed only past the keys compared in the array: see below.)
+    var styleOfKey: [Key: Int] = [:]
     var keys = [Key()]
     // The settings change only where a span that cuts runs starts or ends: each stretch between
     // two such edges is looked up once, in the spans over it (kept as the stretches go by, in the
@@ -244,17 +245,20 @@ struct SpanStyles {
     // against those over the stretch it starts. (Each character looked up cost a span a word 14×
     // the paragraph without spans on the English text; each stretch looked up in every span, and
     // every pair of spans checked, 4×.)
-    let cutting = spans.indices.filter { spans[$0].cutsRuns && !ranges[$0].isEmpty }
-      .sorted { (ranges[$0].lowerBound, $0) < (ranges[$1].lowerBound, $1) }
+    // (Spans given in order, apart, as a caller styling words gives them, are not sorted: the
+    // sorts were a twentieth of resolving a span a word.)
+    var cutting = spans.indices.filter { spans[$0].cutsRuns && !ranges[$0].isEmpty }
+    func precedes(_ a: Int, _ b: Int) -> Bool { (ranges[a].lowerBound, a) < (ranges[b].lowerBound, b) }
+    if !zip(cutting, cutting.dropFirst()).allSatisfy(precedes) { cutting.sort(by: precedes) }
     var edges: [Int] = []
     edges.reserveCapacity(2 * cutting.count + 2)
     edges.append(0)
-    edges.append(scalarCount)
     for index in cutting {
       edges.append(ranges[index].lowerBound)
       edges.append(ranges[index].upperBound)
     }
-    edges.sort()
+    edges.append(scalarCount)
+    if !zip(edges, edges.dropFirst()).allSatisfy({ $0 <= $1 }) { edges.sort() }
     var next = 0
     var over: [Int] = []
     var stretchStart = 0
@@ -270,7 +274,11 @@ struct SpanStyles {
     for stretchEnd in edges where stretchEnd > stretchStart {
       defer { stretchStart = stretchEnd }
       let scalar = stretchStart
-      if !over.isEmpty { over.removeAll { ranges[$0].upperBound <= scalar } }
+      if over.count == 1 {
+        if ranges[over[0]].upperBound <= scalar { over.removeAll(keepingCapacity: true) }
+      } else if !over.isEmpty {
+        over.removeAll { ranges[$0].upperBound <= scalar }
+      }
       while next < cutting.count, ranges[cutting[next]].lowerBound <= scalar {
         let added = cutting[next]
         next += 1
@@ -354,8 +362,12 @@ struct SpanStyles {
           throw ShapingError(error.kind, input: "span \((firstSpan ?? 0) + 1)", reason: error.description)
         }
       }
-      styleOfKey[key] = styles.count
       keys.append(key)
+      if keys.count == 9 {
+        for (style, known) in keys.enumerated() { styleOfKey[known] = style }
+      } else if keys.count > 9 {
+        styleOfKey[key] = styles.count
+      }
       if over.count == 1 { lastAlone = (over[0], styles.count) }
       for index in stretchStart..<stretchEnd { styleOfScalar[index] = styles.count }
       styles.append(

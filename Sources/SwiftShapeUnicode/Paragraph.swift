@@ -120,6 +120,7 @@ public struct ItemizedParagraph: Sendable {
   public func splittingRuns(byFonts fonts: [Int]) -> ItemizedParagraph {
     var split = self
     split.runs = []
+    split.runs.reserveCapacity(runs.count + 8)
     for run in runs {
       var start = run.range.lowerBound
       for index in run.range where index > start && fonts[index] != fonts[start] {
