@@ -266,6 +266,11 @@ struct SpanStyles {
     // whose settings are that span's takes it without a key made and compared (a span a word:
     // the words' stretches, between spaces under none).
     var lastAlone: (span: Int, style: Int)?
+    // (Written through a buffer pointer: a scalar at a time, the property's array was checked for
+    // uniqueness and bounds at each.)
+    func setStyle(_ style: Int, of stretch: Range<Int>) {
+      styleOfScalar.withUnsafeMutableBufferPointer { $0[stretch].update(repeating: style) }
+    }
     func sameSettings(_ a: Int, _ b: Int) -> Bool {
       spans[a].fontFile == spans[b].fontFile && spans[a].fontPattern == spans[b].fontPattern
         && spans[a].faceIndex == spans[b].faceIndex && spans[a].points == spans[b].points
@@ -295,11 +300,11 @@ struct SpanStyles {
       // Speed: a stretch under no span has the paragraph's own style; one under a span alone whose
       // settings are the last such span's, that span's style.
       if over.isEmpty {
-        for index in stretchStart..<stretchEnd { styleOfScalar[index] = 0 }
+        // (Each stretch is met once, and the scalars' styles start at 0.)
         continue
       }
       if over.count == 1, let last = lastAlone, last.span == over[0] || sameSettings(last.span, over[0]) {
-        for index in stretchStart..<stretchEnd { styleOfScalar[index] = last.style }
+        setStyle(last.style, of: stretchStart..<stretchEnd)
         continue
       }
       var key = Key()
@@ -316,7 +321,7 @@ struct SpanStyles {
       // The few styles a paragraph has are compared with, not hashed (hashing the key of each
       // stretch was a sixth of resolving a span a word, callgrind).
       if let style = styles.count <= 8 ? keys.firstIndex(of: key) : styleOfKey[key] {
-        for index in stretchStart..<stretchEnd { styleOfScalar[index] = style }
+        setStyle(style, of: stretchStart..<stretchEnd)
         if over.count == 1 { lastAlone = (over[0], style) }
         continue
       }
@@ -369,7 +374,7 @@ struct SpanStyles {
         styleOfKey[key] = styles.count
       }
       if over.count == 1 { lastAlone = (over[0], styles.count) }
-      for index in stretchStart..<stretchEnd { styleOfScalar[index] = styles.count }
+      setStyle(styles.count, of: stretchStart..<stretchEnd)
       styles.append(
         Style(
           font: styleFont, language: key.language, span: firstSpan,
