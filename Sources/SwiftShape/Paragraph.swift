@@ -116,7 +116,12 @@ extension ShapingFont {
       }
       let fonts = try fallback?.fonts(
         for: scalars, runs: itemized.runs, primary: self, styles: styles?.styleOfScalar)
-      if let styles {
+      if let styles, fonts == nil, !styles.styles.contains(where: { $0.fallback != nil }) {
+        // Speed: without fallback fonts a scalar's font is its style's, and a run's font index its
+        // style (a span a word: 8.8 M instructions a pass of 145.5 M found each scalar's font).
+        styledRunFonts = styles.styles.enumerated().map { ($1.font, $0, false) }
+        paragraph = itemized.splittingRuns(byFonts: styles.styleOfScalar)
+      } else if let styles {
         paragraph = itemized.splittingRuns(
           byFonts: try styledFonts(
             scalars, runs: itemized.runs, styles: styles, fallbackFonts: fonts, into: &styledRunFonts))

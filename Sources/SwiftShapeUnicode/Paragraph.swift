@@ -120,7 +120,12 @@ public struct ItemizedParagraph: Sendable {
   public func splittingRuns(byFonts fonts: [Int]) -> ItemizedParagraph {
     var split = self
     split.runs = []
-    split.runs.reserveCapacity(runs.count + 8)
+    // (Counted first: a span a word cuts a line into thirty runs, and the array grew five times.)
+    var count = runs.count
+    for run in runs {
+      for index in run.range.dropFirst() where fonts[index] != fonts[index - 1] { count += 1 }
+    }
+    split.runs.reserveCapacity(count)
     for run in runs {
       var start = run.range.lowerBound
       for index in run.range where index > start && fonts[index] != fonts[start] {
@@ -132,7 +137,12 @@ public struct ItemizedParagraph: Sendable {
         TextRun(range: start..<run.range.upperBound, level: run.level, script: run.script, font: fonts[start])
       )
     }
-    split.visualOrder = split.runs.count == 1 ? [0] : bidiVisualOrder(split.runs.map(\.level))
+    if let first = runs.first, runs.allSatisfy({ $0.level == first.level }) {
+      // Runs split from runs of one level are in their order, or the reverse at an odd level.
+      split.visualOrder = first.level & 1 == 0 ? Array(split.runs.indices) : split.runs.indices.reversed()
+    } else {
+      split.visualOrder = split.runs.count == 1 ? [0] : bidiVisualOrder(split.runs.map(\.level))
+    }
     return split
   }
 
