@@ -272,7 +272,7 @@ extension ShapingFont {
         groupsTried = last + 1
         grouped = []
         if last > index {
-          let runs = paragraph.runs[index...last]
+          let runs = paragraph.runs[index..<(last + 1)]
           var groupOptions = settings(ofRun: run)
           if runs.last!.range.upperBound == scalars.count { groupOptions.bufferFlags.insert(.endOfText) }
           grouped =
