@@ -249,7 +249,9 @@ struct SpanStyles {
     // sorts were a twentieth of resolving a span a word.)
     var cutting = spans.indices.filter { spans[$0].cutsRuns && !ranges[$0].isEmpty }
     func precedes(_ a: Int, _ b: Int) -> Bool { (ranges[a].lowerBound, a) < (ranges[b].lowerBound, b) }
-    if !zip(cutting, cutting.dropFirst()).allSatisfy(precedes) { cutting.sort(by: precedes) }
+    if cutting.indices.dropFirst().contains(where: { !precedes(cutting[$0 - 1], cutting[$0]) }) {
+      cutting.sort(by: precedes)
+    }
     var edges: [Int] = []
     edges.reserveCapacity(2 * cutting.count + 2)
     edges.append(0)
@@ -258,7 +260,7 @@ struct SpanStyles {
       edges.append(ranges[index].upperBound)
     }
     edges.append(scalarCount)
-    if !zip(edges, edges.dropFirst()).allSatisfy({ $0 <= $1 }) { edges.sort() }
+    if edges.indices.dropFirst().contains(where: { edges[$0 - 1] > edges[$0] }) { edges.sort() }
     var next = 0
     var over: [Int] = []
     var stretchStart = 0
