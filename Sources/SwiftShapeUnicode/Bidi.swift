@@ -90,14 +90,17 @@ public struct BidiParagraph: Sendable {
   public var isRightToLeft: Bool { baseLevel & 1 == 1 }
 }
 
+/// The visual order of `count` items all at `level`: their order, or the reverse at an odd level.
+func oneLevelVisualOrder(_ level: UInt8, count: Int) -> [Int] {
+  level & 1 == 0 ? Array(0..<count) : (0..<count).reversed()
+}
+
 /// The visual order (rule L2) of items of the given levels: `order[visual] = logical`.
 func bidiVisualOrder(_ levels: [UInt8]) -> [Int] {
   guard let first = levels.first else { return [] }
-  // Runs all at one level: in their order, or the reverse at an odd level, without ICU's call
-  // and its two arrays (a span a word cuts a line of one level into thirty runs).
-  if levels.allSatisfy({ $0 == first }) {
-    return first & 1 == 0 ? Array(levels.indices) : levels.indices.reversed()
-  }
+  // Runs all at one level without ICU's call and its two arrays (a span a word cuts a line of
+  // one level into thirty runs).
+  if levels.allSatisfy({ $0 == first }) { return oneLevelVisualOrder(first, count: levels.count) }
   var order = [Int32](repeating: 0, count: levels.count)
   swiftshape_bidi_reorder_visual(levels, Int32(levels.count), &order)
   return order.map(Int.init)

@@ -138,8 +138,8 @@ public struct ItemizedParagraph: Sendable {
       )
     }
     if let first = runs.first, runs.allSatisfy({ $0.level == first.level }) {
-      // Runs split from runs of one level are in their order, or the reverse at an odd level.
-      split.visualOrder = first.level & 1 == 0 ? Array(split.runs.indices) : split.runs.indices.reversed()
+      // Runs split from runs of one level: without an array of their levels.
+      split.visualOrder = oneLevelVisualOrder(first.level, count: split.runs.count)
     } else {
       split.visualOrder = split.runs.count == 1 ? [0] : bidiVisualOrder(split.runs.map(\.level))
     }
