@@ -23,6 +23,14 @@ extension ShapingFont {
     // cache looks its pieces up (short words in a simple font on a recent HarfBuzz), lines are
     // shaped plainly (`ThreadCache.Table.shapesPlainly`). Either way the glyphs are the same.
     let cache = ThreadCache.current
+    // A line without a space, where such lines of this font have not come back (word lists):
+    // shaped plainly, but for one in sixteen, before any table is looked up. (Asked after the
+    // last table was found, retained and its timing window read: 86 instructions a line more on
+    // the Devanagari word list, callgrind.)
+    if requiredCuts.isEmpty, cache.rareSinglesFont == cacheState.id, !Self.hasSpace(text) {
+      cache.singlesPassed &+= 1
+      if cache.singlesPassed & 15 != 0 { return false }
+    }
     // The table the last line used, when it is this text's as far as can be told without reading
     // the text (a paragraph's runs go from one script's table to another's).
     var table: ThreadCache.Table?
@@ -43,19 +51,6 @@ extension ShapingFont {
       table.note(plainly: true, nanoseconds: start.map { Clock.nanoseconds() - $0 }, bytes: text.utf8.count)
       _ = text.utf8.withContiguousStorageIfAvailable { table.noteLineBack($0) }
       return true
-    }
-    // A line without a space, where lines without spaces have not come back (word lists): shaped
-    // plainly, but for one in sixteen, without looking anything up. (Asked here rather than in
-    // the function below, which every such line was passed to: 100 instructions a line less,
-    // callgrind, on the Devanagari word list.)
-    if requiredCuts.isEmpty, let last = cache.lastTable, last.singlesComeBackRarely,
-      cache.lastFont == cacheState.id,
-      text.utf8.withContiguousStorageIfAvailable({
-        $0.isEmpty || memchr($0.baseAddress!, 0x20, $0.count) == nil
-      }) ?? !text.utf8.contains(0x20)
-    {
-      last.singlesPassed += 1
-      if last.singlesPassed & 15 != 0 { return false }
     }
     let done: Bool
     if let shaped = try text.utf8.withContiguousStorageIfAvailable({
@@ -170,6 +165,7 @@ extension ShapingFont {
     if count == 1 {
       let key = PieceHash.of(bytes, edges: edges(0))
       table.singles += 1
+      cache.rareSinglesFont = table.singlesComeBackRarely ? cacheState.id : nil
       if let stored = lookUp(0, key: key) {
         cache.counts.hits += 1
         table.found += 1
@@ -311,6 +307,13 @@ extension ShapingFont {
     }
     let direction = options.direction ?? script.map { $0.horizontalDirection ?? .leftToRight }
     return (direction, script, options.language ?? Language.processDefault)
+  }
+
+  /// Whether the text has a space (U+0020).
+  static func hasSpace(_ text: String) -> Bool {
+    text.utf8.withContiguousStorageIfAvailable {
+      !$0.isEmpty && memchr($0.baseAddress!, 0x20, $0.count) != nil
+    } ?? text.utf8.contains(0x20)
   }
 
   private static func isASCIILetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }

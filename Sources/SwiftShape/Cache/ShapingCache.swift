@@ -244,10 +244,9 @@ final class ThreadCache: @unchecked Sendable {
     /// the table was made).
     let choosesByTime = ShapingCache.choosesByTime
 
-    /// Lines of one piece looked up, found, and passed by since they stopped being looked up.
+    /// Lines of one piece looked up, and found.
     @exclusivity(unchecked) var singles = 0
     @exclusivity(unchecked) var singlesFound = 0
-    @exclusivity(unchecked) var singlesPassed = 0
 
     /// Whether lines of one piece (no space) have been found again in fewer than one in sixteen
     /// of 256 lookups or more: they are then shaped plainly (but one in sixteen).
@@ -283,6 +282,11 @@ final class ThreadCache: @unchecked Sendable {
   var lastFont: UInt64? { lastRecent >= 0 ? recent[lastRecent].font : nil }
   var lastScript: Script? { lastRecent >= 0 ? recent[lastRecent].script : nil }
   var lastDirection: Direction? { lastRecent >= 0 ? recent[lastRecent].direction : nil }
+  /// The font of the last table a line of one piece (no space) was looked up in, where such
+  /// lines come back rarely (`Table.singlesComeBackRarely`), and lines without a space passed by
+  /// since: they are shaped plainly, but one in sixteen, before a table is looked up.
+  @exclusivity(unchecked) var rareSinglesFont: UInt64?
+  @exclusivity(unchecked) var singlesPassed = 0
   @exclusivity(unchecked) var bytes = 0
   @exclusivity(unchecked) var limit = ShapingCache.limit
   @exclusivity(unchecked) var counts = ShapingCache.Statistics()
