@@ -102,31 +102,43 @@ enum Kashida {
     result.lines = nil
     result.runs = []
     for line in lines.indices { removeFlags(from: &lines[line].runs) }
-    result.runs = lines.flatMap(\.runs)
+    // (A closure, not a key path: a key path is read through the runtime's generic projection.)
+    result.runs = lines.flatMap { $0.runs }
     result.lines = lines
   }
 
   /// Takes HarfBuzz's tatweel flag off `runs`' glyphs.
   static func removeFlags(from runs: inout [ShapedRun]) {
     // (Through buffer pointers, a run written only where it has the flag: a glyph at a time
-    // through the arrays, 3,600 instructions a Persian paragraph, callgrind.)
-    let flag = GlyphFlags.safeToInsertTatweel
+    // through the arrays, 3,600 instructions a Persian paragraph, callgrind. The bit cleared
+    // with a mask: through `OptionSet.remove`, which returns what it removed, clearing took
+    // 0.8 M instructions a pass over the Persian lines.)
+    let flag = GlyphFlags.safeToInsertTatweel.rawValue
+    let mask = ~flag
     for run in runs.indices {
       let flagged = runs[run].glyphs.withUnsafeBufferPointer { glyphs in
-        glyphs.contains { $0.flags.contains(flag) }
+        glyphs.contains { $0.flags.rawValue & flag != 0 }
       }
       guard flagged else { continue }
       runs[run].glyphs.withUnsafeMutableBufferPointer { glyphs in
-        for index in glyphs.indices { glyphs[index].flags.remove(flag) }
+        for index in glyphs.indices {
+          glyphs[index].flags = GlyphFlags(rawValue: glyphs[index].flags.rawValue & mask)
+        }
       }
     }
   }
 
   /// Whether a scalar is a letter of a word (not a space or punctuation), for the word a place is in.
   @inline(__always) static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    isWordScalar(scalar, table: wordScalars)
+  }
+
+  /// `isWordScalar`, with the table read once by the caller. (Read for each scalar, the table's
+  /// lazily made global was asked whether it was made each time, callgrind.)
+  @inline(__always) static func isWordScalar(_ scalar: Unicode.Scalar, table: ScalarTable) -> Bool {
     // Speed: the scalars up to the Arabic block from a table; asked of Swift's properties each
     // time, they were 5% of the Persian text's kashida lines (callgrind).
-    if let known = wordScalars[scalar] { return known }
+    if let known = table[scalar] { return known }
     // (The joiners, frequent in Persian, without the property lookup.)
     if scalar.value == 0x200C || scalar.value == 0x200D { return true }
     return hasWordCategory(scalar)
@@ -139,7 +151,7 @@ enum Kashida {
     }
   }
 
-  private static let wordScalars = ScalarTable(hasWordCategory)
+  static let wordScalars = ScalarTable(hasWordCategory)
 }
 
 /// Tatweels to write before a scalar (its index in the paragraph).
@@ -157,11 +169,13 @@ extension ShapingFont {
   ///   - hyphenatedEnd: the line's end where it ends with a hyphen (the run there is left alone).
   ///   - safePlaces: whether HarfBuzz flags each scalar of the paragraph safe to insert a tatweel before
   ///     (by the scalar its glyph's cluster starts at; read by `breakLines`).
+  ///   - tables: the thread's last kashida table (`KashidaPieceTables`).
   ///   - reshape: shapes a run's scalars `from..<to` again with the tatweels before scalars, as
   ///     `breakLines` shapes a line's edge (alone, without context, where the last argument says).
   func insertKashidas(
     _ line: inout ShapedLine, free: Int32, scalars: [Unicode.Scalar], scalarAt: [Int], offsets: [Int],
-    options: ShapeOptions, hyphenatedEnd: Int?, safePlaces safe: [Bool], runFont: (ShapedRun) -> ShapingFont,
+    options: ShapeOptions, hyphenatedEnd: Int?, safePlaces safe: [Bool], tables: KashidaPieceTables,
+    runFont: (ShapedRun) -> ShapingFont,
     reshape: (ShapedRun, ShapingFont, Int, Int, [Int: Int], Bool) throws -> ShapedRun
   ) throws -> [Int] {
     guard free > 0 else { return [] }
@@ -174,6 +188,7 @@ extension ShapingFont {
     var places: [Place] = []
     places.reserveCapacity(32)
     var tatweelAdvance = [Int32?](filledWith: nil, count: line.runs.count)
+    let words = Kashida.wordScalars
     // (The runs read in place, by index: taken one by one as values, each was copied, its font's
     // strings and its glyphs retained and released.)
     for index in line.runs.indices where line.runs[index].script == arabic && !line.runs[index].glyphs.isEmpty
@@ -191,24 +206,29 @@ extension ShapingFont {
       let to = scalarAt[range.upperBound]
       guard from >= 0, to > from else { continue }
       // One place a word: its best. (Whether each scalar is a word's, once a scalar; asked of
-      // `isWordScalar` twice a scalar through its lazily made table, it was half of placing.)
-      var best: Place?
-      var previousIsWord = from > 0 && Kashida.isWordScalar(scalars[from - 1])
-      for scalar in from..<to {
-        let isWord = Kashida.isWordScalar(scalars[scalar])
-        defer { previousIsWord = isWord }
-        if !isWord {
-          if let chosen = best { places.append(chosen) }
-          best = nil
-          continue
-        }
-        guard scalar > from, safe[scalar], previousIsWord else { continue }
-        let priority = Kashida.priority(after: scalars[scalar - 1], before: scalars[scalar])
-        if best == nil || priority <= best!.priority {
-          best = Place(run: index, scalar: scalar, priority: priority)
+      // `isWordScalar` twice a scalar through its lazily made table, it was half of placing.
+      // The paragraph's arrays read through buffer pointers, without a check of bounds each.)
+      precondition(to <= scalars.count && to <= safe.count)
+      scalars.withUnsafeBufferPointer { scalars in
+        safe.withUnsafeBufferPointer { safe in
+          var best = Place(run: index, scalar: -1, priority: 6)
+          var previousIsWord = from > 0 && Kashida.isWordScalar(scalars[from - 1], table: words)
+          for scalar in from..<to {
+            let isWord = Kashida.isWordScalar(scalars[scalar], table: words)
+            defer { previousIsWord = isWord }
+            if !isWord {
+              if best.scalar >= 0 { places.append(best) }
+              best.scalar = -1
+              best.priority = 6
+              continue
+            }
+            guard scalar > from, safe[scalar], previousIsWord else { continue }
+            let priority = Kashida.priority(after: scalars[scalar - 1], before: scalars[scalar])
+            if priority <= best.priority { (best.scalar, best.priority) = (scalar, priority) }
+          }
+          if best.scalar >= 0 { places.append(best) }
         }
       }
-      if let chosen = best { places.append(chosen) }
     }
     guard !places.isEmpty else { return [] }
     // Tatweels, a round at a time over the places by priority, while they fit.
@@ -258,7 +278,8 @@ extension ShapingFont {
         let (from, to) = (scalarAt[range.lowerBound], scalarAt[range.upperBound])
         let shaped =
           try font.spliceTatweels(
-            run, tatweels: tatweels, from: from, to: to, scalars: scalars, offsets: offsets, options: options
+            run, tatweels: tatweels, from: from, to: to, scalars: scalars, offsets: offsets, options: options,
+            tables: tables
           ) { start, end, tatweels, alone in try reshape(run, font, start, end, tatweels, alone) }
           ?? reshape(
             run, font, from, to,

@@ -27,18 +27,11 @@ extension ShapingFont {
   func spliceTatweels(
     _ run: ShapedRun, tatweels: [TatweelPlace], from: Int, to: Int, scalars: [Unicode.Scalar],
     offsets: [Int],
-    options: ShapeOptions, reshape: (Int, Int, [Int: Int], Bool) throws -> ShapedRun
+    options: ShapeOptions, tables: KashidaPieceTables, reshape: (Int, Int, [Int: Int], Bool) throws -> ShapedRun
   ) throws -> ShapedRun? {
-    let joints = cacheState.spaceJoints(font)
+    tables.lookUp(run, font: self, options: options)
+    let (joints, cached) = (tables.joints, tables.cached)
     guard joints.isUsable else { return nil }
-    // Pieces shaped alone are looked up in the cache directly where the options let them be
-    // (features over the whole text, which `reshape` passes as they are).
-    var aloneOptions = Self.reshapeOptions(run, options: options)
-    (aloneOptions.textBefore, aloneOptions.textAfter) = ("", "")
-    aloneOptions.bufferFlags.subtract([.beginningOfText, .endOfText])
-    let cached =
-      aloneOptions.features.allSatisfy { $0.start == 0 && $0.end == Feature.globalEnd }
-      ? CachedPieces(font: self, options: aloneOptions) : nil
     // A cut at `index` is exact where the cache would cut there: after spaces, before a
     // character that may follow a space, or before spaces, after one that may precede a space.
     func allows(_ scalar: Unicode.Scalar) -> UInt8 {
@@ -323,4 +316,48 @@ struct TatweelPiece {
   /// `tatweelStarts` (they begin where the piece before's end).
   var base = 0
   var startsEnd = 0
+}
+
+/// The table the last kashida run's pieces were looked up in (`spliceTatweels`), kept by the
+/// thread's cache (`ThreadCache.kashidaTables`) for the runs after with the same font, run
+/// properties and paragraph options. (Found for each run, the options made and the table looked
+/// up were 1.5 M instructions a pass over the Persian lines, callgrind; most paragraphs have one
+/// or two runs with kashidas.)
+final class KashidaPieceTables {
+  // The last key's parts and what was found for it, compared in place (a key copied out as a
+  // tuple went through the runtime's generic copy, and cost more than it saved, callgrind).
+  private var font = UInt64.max
+  private var direction = Direction.leftToRight
+  private var script = Script.common
+  private var language: Language?
+  private var options = ShapeOptions()
+  private var found = false
+  /// The last font's joints.
+  private(set) var joints = SpaceJoints.unusable
+  /// Where the last run's pieces can be looked up in the cache directly, its table.
+  private(set) var cached: CachedPieces?
+
+  /// Finds the font's joints (`joints`), and where the pieces of `run` shaped alone with
+  /// `options` (the paragraph's) can be looked up in the cache directly (features over the whole
+  /// text, which `reshape` passes as they are), its table (`cached`).
+  func lookUp(_ run: ShapedRun, font: ShapingFont, options: ShapeOptions) {
+    let language = run.span != nil ? run.language : options.language
+    if found, self.font == font.cacheState.id, direction == run.direction, script == run.script,
+      self.language == language, self.options == options
+    {
+      return
+    }
+    joints = font.cacheState.spaceJoints(font.font)
+    var aloneOptions = ShapingFont.reshapeOptions(run, options: options)
+    (aloneOptions.textBefore, aloneOptions.textAfter) = ("", "")
+    aloneOptions.bufferFlags.subtract([.beginningOfText, .endOfText])
+    let looksUp =
+      joints.isUsable && aloneOptions.features.allSatisfy { $0.start == 0 && $0.end == Feature.globalEnd }
+    cached = looksUp ? CachedPieces(font: font, options: aloneOptions) : nil
+    // A table not used yet (no `CachedPieces`) is asked for again with the next run.
+    found = cached != nil || !looksUp
+    (self.font, direction, script, self.language, self.options) = (
+      font.cacheState.id, run.direction, run.script, language, options
+    )
+  }
 }

@@ -427,7 +427,7 @@ extension ShapingFont {
           kashidas = try insertKashidas(
             &lines[index], free: width &- lines[index].visibleAdvance, scalars: scalars, scalarAt: scalarAt,
             offsets: offsets, options: options, hyphenatedEnd: hyphenatedEnd, safePlaces: tatweelPlaces,
-            runFont: runFont(of:)
+            tables: ThreadCache.current.kashidaTables, runFont: runFont(of:)
           ) { run, font, from, to, tatweels, alone in
             try reshape(
               run, font: font, scalars: scalars, from: from, to: to, offsets: offsets, options: options,
@@ -452,7 +452,8 @@ extension ShapingFont {
     } else if removingTatweelFlags {
       for index in lines.indices { Kashida.removeFlags(from: &lines[index].runs) }
     }
-    result.runs = lines.flatMap(\.runs)
+    // (A closure, not a key path: a key path is read through the runtime's generic projection.)
+    result.runs = lines.flatMap { $0.runs }
     result.lines = lines
     result.reshapedEdges = reshaped
   }

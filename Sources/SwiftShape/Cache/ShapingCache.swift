@@ -75,6 +75,7 @@ public enum ShapingCache {
     cache.tables = [:]
     cache.recent = []
     cache.lastRecent = -1
+    cache.kashidaTables = KashidaPieceTables()
     cache.bytes = 0
   }
 
@@ -287,6 +288,8 @@ final class ThreadCache: @unchecked Sendable {
   /// since: they are shaped plainly, but one in sixteen, before a table is looked up.
   @exclusivity(unchecked) var rareSinglesFont: UInt64?
   @exclusivity(unchecked) var singlesPassed = 0
+  /// The table the last kashida run's pieces were looked up in.
+  @exclusivity(unchecked) var kashidaTables = KashidaPieceTables()
   @exclusivity(unchecked) var bytes = 0
   @exclusivity(unchecked) var limit = ShapingCache.limit
   @exclusivity(unchecked) var counts = ShapingCache.Statistics()

@@ -57,6 +57,14 @@ struct SpaceJoints: Sendable {
       | (ShapingFont.endsAlone(scalar) && mayPrecedeSpace(glyph) ? 2 : 0)
   }
 
+  /// The joints of no font: never usable.
+  static let unusable = SpaceJoints()
+
+  private init() {
+    (isUsable, dottedCircle) = (false, nil)
+    (unsafeAfter, unsafeBefore) = (GlyphBits(count: 0), GlyphBits(count: 0))
+  }
+
   init(font: Font) {
     let face = font.face
     dottedCircle = font.nominalGlyph(for: "\u{25CC}")
