@@ -27,7 +27,8 @@ extension ShapingFont {
   func spliceTatweels(
     _ run: ShapedRun, tatweels: [TatweelPlace], from: Int, to: Int, scalars: [Unicode.Scalar],
     offsets: [Int],
-    options: ShapeOptions, tables: KashidaPieceTables, reshape: (Int, Int, [Int: Int], Bool) throws -> ShapedRun
+    options: ShapeOptions, tables: KashidaPieceTables,
+    reshape: (Int, Int, [Int: Int], Bool) throws -> ShapedRun
   ) throws -> ShapedRun? {
     tables.lookUp(run, font: self, options: options)
     let (joints, cached) = (tables.joints, tables.cached)
