@@ -76,6 +76,7 @@ public enum ShapingCache {
     cache.recent = []
     cache.lastRecent = -1
     cache.kashidaTables = KashidaPieceTables()
+    cache.rareSinglesFont = nil
     cache.bytes = 0
   }
 
