@@ -154,6 +154,14 @@ enum Kashida {
   static let wordScalars = ScalarTable(hasWordCategory)
 }
 
+/// A place for tatweels in a kashida line (`insertKashidas`): before scalar `scalar` of run `run`,
+/// of priority `priority`.
+struct KashidaPlace {
+  var run: Int
+  var scalar: Int
+  var priority: Int
+}
+
 /// Tatweels to write before a scalar (its index in the paragraph).
 struct TatweelPlace {
   var scalar: Int
@@ -180,14 +188,26 @@ extension ShapingFont {
   ) throws -> [Int] {
     guard free > 0 else { return [] }
     let arabic = Kashida.arabic
-    struct Place {
-      var run: Int
-      var scalar: Int
-      var priority: Int
+    typealias Place = KashidaPlace
+    // (The arrays lent by the thread, `KashidaScratch`.)
+    let scratch = tables.scratch
+    var places = scratch.places
+    var order = scratch.order
+    var counts = scratch.counts
+    var tatweelAdvance = scratch.advances
+    var tatweels = scratch.tatweels
+    (scratch.places, scratch.order, scratch.counts, scratch.advances, scratch.tatweels) = ([], [], [], [], [])
+    defer {
+      places.removeAll(keepingCapacity: true)
+      order.removeAll(keepingCapacity: true)
+      counts.removeAll(keepingCapacity: true)
+      tatweelAdvance.removeAll(keepingCapacity: true)
+      tatweels.removeAll(keepingCapacity: true)
+      (scratch.places, scratch.order, scratch.counts, scratch.advances, scratch.tatweels) = (
+        places, order, counts, tatweelAdvance, tatweels
+      )
     }
-    var places: [Place] = []
-    places.reserveCapacity(32)
-    var tatweelAdvance = [Int32?](filledWith: nil, count: line.runs.count)
+    tatweelAdvance.append(contentsOf: repeatElement(nil, count: line.runs.count))
     let words = Kashida.wordScalars
     // (The runs read in place, by index: taken one by one as values, each was copied, its font's
     // strings and its glyphs retained and released.)
@@ -233,8 +253,6 @@ extension ShapingFont {
     guard !places.isEmpty else { return [] }
     // Tatweels, a round at a time over the places by priority, while they fit.
     // (By priority, 1 to 5, a pass each: sorting by priority and scalar was a tenth of placing.)
-    var order: [Int] = []
-    order.reserveCapacity(places.count)
     for priority in 1...5 {
       let start = order.count
       for index in places.indices where places[index].priority == priority { order.append(index) }
@@ -244,7 +262,7 @@ extension ShapingFont {
         order[start...].sort { places[$0].scalar < places[$1].scalar }
       }
     }
-    var counts = [Int](filledWith: 0, count: places.count)
+    counts.append(contentsOf: repeatElement(0, count: places.count))
     var left = Int64(free)
     var placed = true
     while placed {
@@ -265,11 +283,10 @@ extension ShapingFont {
       var kashidas: [Int] = []
       kashidas.reserveCapacity(places.count * Kashida.maximumPerPlace)
       for runIndex in line.runs.indices {
-        // (In the text's order: a run's places were found so. Room is made at the first: reserved
-        // for each run, it was a `malloc` and a `free` a run.)
-        var tatweels: [TatweelPlace] = []
+        // (In the text's order: a run's places were found so. The array is the thread's, emptied
+        // for each run: made for each, it was a `malloc` and a `free` a run.)
+        tatweels.removeAll(keepingCapacity: true)
         for (index, place) in places.enumerated() where place.run == runIndex && counts[index] > 0 {
-          if tatweels.isEmpty { tatweels.reserveCapacity(places.count) }
           tatweels.append(TatweelPlace(scalar: place.scalar, count: counts[index]))
         }
         guard !tatweels.isEmpty, let range = line.runs[runIndex].range else { continue }

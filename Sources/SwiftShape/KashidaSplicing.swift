@@ -46,8 +46,18 @@ extension ShapingFont {
     }
     // The pieces: around each place, from the exact cut before it to the exact cut after it (the
     // run's edges where there is none), pieces that meet taken together.
-    var pieces: [TatweelPiece] = []
-    pieces.reserveCapacity(tatweels.count)
+    // (The arrays lent by the thread, `KashidaScratch`.)
+    let scratch = tables.scratch
+    var pieces = scratch.pieces
+    var pieceGlyphs = scratch.pieceGlyphs
+    var tatweelStarts = scratch.tatweelStarts
+    (scratch.pieces, scratch.pieceGlyphs, scratch.tatweelStarts) = ([], [], [])
+    defer {
+      pieces.removeAll(keepingCapacity: true)
+      pieceGlyphs.removeAll(keepingCapacity: true)
+      tatweelStarts.removeAll(keepingCapacity: true)
+      (scratch.pieces, scratch.pieceGlyphs, scratch.tatweelStarts) = (pieces, pieceGlyphs, tatweelStarts)
+    }
     for place in tatweels.lazy.map(\.scalar) {
       guard place > from, place < to else { return nil }
       var start = place - 1
@@ -67,15 +77,10 @@ extension ShapingFont {
     let tatweelWidth = options.clusterUnit.width(of: "\u{640}")
     // Room for a piece's UTF-8 and its tatweels (U+0640, two bytes each), allocated once a run.
     let room = pieces.reduce(0) { max($0, $1.indices.count) } * (4 + 2 * Kashida.maximumPerPlace)
-    let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: room)
-    defer { bytes.deallocate() }
+    let bytes = scratch.bytes(room)
     // Each piece's glyphs: the cache's (clusters from the piece's start, its tatweels among them)
     // or those `reshape` gave (clusters the paragraph's); where each tatweel starts, in the
     // cluster unit from its piece's start, the pieces' one after the other.
-    var pieceGlyphs: [TatweelPieceGlyphs] = []
-    pieceGlyphs.reserveCapacity(pieces.count)
-    var tatweelStarts: [Int] = []
-    tatweelStarts.reserveCapacity(tatweels.reduce(0) { $0 + $1.count })
     var nextPlace = 0
     for pieceIndex in pieces.indices {
       let piece = pieces[pieceIndex]
@@ -325,6 +330,9 @@ struct TatweelPiece {
 /// up were 1.5 M instructions a pass over the Persian lines, callgrind; most paragraphs have one
 /// or two runs with kashidas.)
 final class KashidaPieceTables {
+  /// The thread's storage for kashida lines.
+  let scratch = KashidaScratch()
+
   // The last key's parts and what was found for it, compared in place (a key copied out as a
   // tuple went through the runtime's generic copy, and cost more than it saved, callgrind).
   private var font = UInt64.max
@@ -360,5 +368,31 @@ final class KashidaPieceTables {
     (self.font, direction, script, self.language, self.options) = (
       font.cacheState.id, run.direction, run.script, language, options
     )
+  }
+}
+
+/// Storage a thread's kashida lines reuse (`insertKashidas`, `spliceTatweels`): lent to a line and
+/// given back emptied, with its capacity. (Made anew, these small arrays were ten allocations a
+/// kashida line, each a `malloc` and a `free`, callgrind.)
+final class KashidaScratch {
+  @exclusivity(unchecked) var places: [KashidaPlace] = []
+  @exclusivity(unchecked) var order: [Int] = []
+  @exclusivity(unchecked) var counts: [Int] = []
+  @exclusivity(unchecked) var advances: [Int32?] = []
+  @exclusivity(unchecked) var tatweels: [TatweelPlace] = []
+  @exclusivity(unchecked) var pieces: [TatweelPiece] = []
+  @exclusivity(unchecked) var pieceGlyphs: [TatweelPieceGlyphs] = []
+  @exclusivity(unchecked) var tatweelStarts: [Int] = []
+  private var room = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+
+  deinit { room.deallocate() }
+
+  /// At least `count` bytes, for one piece at a time.
+  func bytes(_ count: Int) -> UnsafeMutableBufferPointer<UInt8> {
+    if room.count < count {
+      room.deallocate()
+      room = .allocate(capacity: max(count, 256))
+    }
+    return room
   }
 }
