@@ -190,7 +190,7 @@ extension ShapingFont {
     let arabic = Kashida.arabic
     typealias Place = KashidaPlace
     // (The arrays lent by the thread, `KashidaScratch`.)
-    let scratch = tables.scratch
+    let scratch = ThreadCache.current.kashidaScratch
     var places = scratch.places
     var order = scratch.order
     var counts = scratch.counts

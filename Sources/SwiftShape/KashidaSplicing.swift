@@ -47,7 +47,7 @@ extension ShapingFont {
     // The pieces: around each place, from the exact cut before it to the exact cut after it (the
     // run's edges where there is none), pieces that meet taken together.
     // (The arrays lent by the thread, `KashidaScratch`.)
-    let scratch = tables.scratch
+    let scratch = ThreadCache.current.kashidaScratch
     var pieces = scratch.pieces
     var pieceGlyphs = scratch.pieceGlyphs
     var tatweelStarts = scratch.tatweelStarts
@@ -75,7 +75,7 @@ extension ShapingFont {
     cache.shapingPieces = true
     defer { cache.shapingPieces = wasShapingPieces }
     let tatweelWidth = options.clusterUnit.width(of: "\u{640}")
-    // Room for a piece's UTF-8 and its tatweels (U+0640, two bytes each), allocated once a run.
+    // Room for a piece's UTF-8 and its tatweels (U+0640, two bytes each), the thread's.
     let room = pieces.reduce(0) { max($0, $1.indices.count) } * (4 + 2 * Kashida.maximumPerPlace)
     let bytes = scratch.bytes(room)
     // Each piece's glyphs: the cache's (clusters from the piece's start, its tatweels among them)
@@ -330,9 +330,6 @@ struct TatweelPiece {
 /// up were 1.5 M instructions a pass over the Persian lines, callgrind; most paragraphs have one
 /// or two runs with kashidas.)
 final class KashidaPieceTables {
-  /// The thread's storage for kashida lines.
-  let scratch = KashidaScratch()
-
   // The last key's parts and what was found for it, compared in place (a key copied out as a
   // tuple went through the runtime's generic copy, and cost more than it saved, callgrind).
   private var font = UInt64.max
@@ -383,7 +380,7 @@ final class KashidaScratch {
   @exclusivity(unchecked) var pieces: [TatweelPiece] = []
   @exclusivity(unchecked) var pieceGlyphs: [TatweelPieceGlyphs] = []
   @exclusivity(unchecked) var tatweelStarts: [Int] = []
-  private var room = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+  @exclusivity(unchecked) private var room = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
 
   deinit { room.deallocate() }
 

@@ -291,6 +291,8 @@ final class ThreadCache: @unchecked Sendable {
   @exclusivity(unchecked) var singlesPassed = 0
   /// The table the last kashida run's pieces were looked up in.
   @exclusivity(unchecked) var kashidaTables = KashidaPieceTables()
+  /// The small arrays of kashida lines, lent to each line.
+  let kashidaScratch = KashidaScratch()
   @exclusivity(unchecked) var bytes = 0
   @exclusivity(unchecked) var limit = ShapingCache.limit
   @exclusivity(unchecked) var counts = ShapingCache.Statistics()
