@@ -177,12 +177,11 @@ extension ShapingFont {
   ///   - hyphenatedEnd: the line's end where it ends with a hyphen (the run there is left alone).
   ///   - safePlaces: whether HarfBuzz flags each scalar of the paragraph safe to insert a tatweel before
   ///     (by the scalar its glyph's cluster starts at; read by `breakLines`).
-  ///   - tables: the thread's last kashida table (`KashidaPieceTables`).
   ///   - reshape: shapes a run's scalars `from..<to` again with the tatweels before scalars, as
   ///     `breakLines` shapes a line's edge (alone, without context, where the last argument says).
   func insertKashidas(
     _ line: inout ShapedLine, free: Int32, scalars: [Unicode.Scalar], scalarAt: [Int], offsets: [Int],
-    options: ShapeOptions, hyphenatedEnd: Int?, safePlaces safe: [Bool], tables: KashidaPieceTables,
+    options: ShapeOptions, hyphenatedEnd: Int?, safePlaces safe: [Bool],
     runFont: (ShapedRun) -> ShapingFont,
     reshape: (ShapedRun, ShapingFont, Int, Int, [Int: Int], Bool) throws -> ShapedRun
   ) throws -> [Int] {
@@ -295,8 +294,7 @@ extension ShapingFont {
         let (from, to) = (scalarAt[range.lowerBound], scalarAt[range.upperBound])
         let shaped =
           try font.spliceTatweels(
-            run, tatweels: tatweels, from: from, to: to, scalars: scalars, offsets: offsets, options: options,
-            tables: tables
+            run, tatweels: tatweels, from: from, to: to, scalars: scalars, offsets: offsets, options: options
           ) { start, end, tatweels, alone in try reshape(run, font, start, end, tatweels, alone) }
           ?? reshape(
             run, font, from, to,

@@ -27,9 +27,11 @@ extension ShapingFont {
   func spliceTatweels(
     _ run: ShapedRun, tatweels: [TatweelPlace], from: Int, to: Int, scalars: [Unicode.Scalar],
     offsets: [Int],
-    options: ShapeOptions, tables: KashidaPieceTables,
-    reshape: (Int, Int, [Int: Int], Bool) throws -> ShapedRun
+    options: ShapeOptions, reshape: (Int, Int, [Int: Int], Bool) throws -> ShapedRun
   ) throws -> ShapedRun? {
+    // (The thread's last table, and the arrays it lends, `KashidaPieceTables`, `KashidaScratch`.)
+    let cache = ThreadCache.current
+    let tables = cache.kashidaTables
     tables.lookUp(run, font: self, options: options)
     let (joints, cached) = (tables.joints, tables.cached)
     guard joints.isUsable else { return nil }
@@ -46,8 +48,7 @@ extension ShapingFont {
     }
     // The pieces: around each place, from the exact cut before it to the exact cut after it (the
     // run's edges where there is none), pieces that meet taken together.
-    // (The arrays lent by the thread, `KashidaScratch`.)
-    let scratch = ThreadCache.current.kashidaScratch
+    let scratch = cache.kashidaScratch
     var pieces = scratch.pieces
     var pieceGlyphs = scratch.pieceGlyphs
     var tatweelStarts = scratch.tatweelStarts
@@ -70,7 +71,6 @@ extension ShapingFont {
         pieces.append(TatweelPiece(lowerBound: start, upperBound: end))
       }
     }
-    let cache = ThreadCache.current
     let wasShapingPieces = cache.shapingPieces
     cache.shapingPieces = true
     defer { cache.shapingPieces = wasShapingPieces }

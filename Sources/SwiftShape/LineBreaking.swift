@@ -427,7 +427,7 @@ extension ShapingFont {
           kashidas = try insertKashidas(
             &lines[index], free: width &- lines[index].visibleAdvance, scalars: scalars, scalarAt: scalarAt,
             offsets: offsets, options: options, hyphenatedEnd: hyphenatedEnd, safePlaces: tatweelPlaces,
-            tables: ThreadCache.current.kashidaTables, runFont: runFont(of:)
+            runFont: runFont(of:)
           ) { run, font, from, to, tatweels, alone in
             try reshape(
               run, font: font, scalars: scalars, from: from, to: to, offsets: offsets, options: options,
