@@ -150,7 +150,10 @@ func measureAll() throws -> [Figure] {
         try benchmarks.paragraphLibrary(
           name: corpus.name, font: corpus.font, lines: corpus.lines, target: 1.15))
     }
-    for corpus in corpora { report(benchmarks.paragraphCommand(corpus)) }
+    // (Profiling the library's paragraphs, SWIFTSHAPE_PROFILE_PARAGRAPHS, runs no command.)
+    if getenv("SWIFTSHAPE_PROFILE_PARAGRAPHS") == nil {
+      for corpus in corpora { report(benchmarks.paragraphCommand(corpus)) }
+    }
     if access(mixedText, R_OK) == 0, access(dejaVuSans, R_OK) == 0 {
       let mixed = lines(mixedText)
       report(

@@ -51,6 +51,65 @@ public struct ItemizedParagraph: Sendable {
   ///
   /// - Throws: `UnicodeAlgorithmError` when ICU fails.
   public init(_ scalars: [Unicode.Scalar], base: BaseDirection, isolates: [Isolate] = []) throws {
+    let (utf16, unitOfScalar) = isolates.isEmpty ? Self.utf16(scalars) : Self.utf16(scalars, isolates: isolates)
+    let bidi = try BidiParagraph(utf16: utf16, base: base)
+    // Each scalar's level: the level of its first UTF-16 unit.
+    let levels = unitOfScalar.map { units in units.dropLast().map { bidi.levels[$0] } } ?? bidi.levels
+    let scripts = try ScriptItemizer.runs(scalars)
+    var runs: [TextRun] = []
+    runs.reserveCapacity(scripts.count)
+    // (Read through a buffer pointer: a level read through the array, or through a closure that
+    // chose between the two arrays, cost about 40 instructions a scalar, callgrind.)
+    levels.withUnsafeBufferPointer { levels in
+      for scriptRun in scripts {
+        var start = scriptRun.range.lowerBound
+        var level = levels[start]
+        for index in (start + 1)..<scriptRun.range.upperBound where levels[index] != level {
+          runs.append(TextRun(range: start..<index, level: level, script: scriptRun.script))
+          (start, level) = (index, levels[index])
+        }
+        runs.append(TextRun(range: start..<scriptRun.range.upperBound, level: level, script: scriptRun.script))
+      }
+    }
+    self.baseLevel = bidi.baseLevel
+    self.runs = runs
+    self.visualOrder = runs.count == 1 ? [0] : bidiVisualOrder(runs.map(\.level))
+  }
+
+  /// `scalars` in UTF-16, and where each scalar's units start (with the end of the text last),
+  /// nil where each scalar is one unit.
+  /// (Written through a buffer pointer: appended, each unit cost a uniqueness check.)
+  private static func utf16(_ scalars: [Unicode.Scalar]) -> (units: [UInt16], unitOfScalar: [Int]?) {
+    var pairs = false
+    let units = [UInt16](unsafeUninitializedCapacity: 2 * scalars.count) { units, count in
+      var at = 0
+      scalars.withUnsafeBufferPointer { scalars in
+        for scalar in scalars {
+          let value = scalar.value
+          if value < 0x1_0000 {
+            units[at] = UInt16(truncatingIfNeeded: value)
+            at += 1
+          } else {
+            units[at] = UTF16.leadSurrogate(scalar)
+            units[at + 1] = UTF16.trailSurrogate(scalar)
+            at += 2
+            pairs = true
+          }
+        }
+      }
+      count = at
+    }
+    guard pairs else { return (units, nil) }
+    return (units, scalars.indices.reduce(into: [0]) { starts, index in
+      starts.append(starts[index] + UTF16.width(scalars[index]))
+    })
+  }
+
+  /// `scalars` in UTF-16 with the initiators and PDIs of `isolates` around their ranges, and
+  /// where each scalar's units start (the end of the text last).
+  private static func utf16(_ scalars: [Unicode.Scalar], isolates: [Isolate]) -> (
+    units: [UInt16], unitOfScalar: [Int]?
+  ) {
     var utf16: [UInt16] = []
     utf16.reserveCapacity(scalars.count + 2 * isolates.count)
     // Isolates are resolved as if their initiator (FSI, LRI or RLI) and PDI were in the text
@@ -67,43 +126,18 @@ public struct ItemizedParagraph: Sendable {
       opening[isolate.range.lowerBound, default: []].append(initiator)
       closing[isolate.range.upperBound, default: 0] += 1
     }
-    var unitOfScalar: [Int]? = isolates.isEmpty ? nil : []
+    var unitOfScalar: [Int] = []
+    unitOfScalar.reserveCapacity(scalars.count + 1)
     for (index, scalar) in scalars.enumerated() {
       // Those that end here close before those that open here.
       if let count = closing[index] { utf16 += repeatElement(0x2069, count: count) }
       if let initiators = opening[index] { utf16 += initiators }
-      unitOfScalar?.append(utf16.count)
-      if scalar.value < 0x1_0000 {
-        utf16.append(UInt16(scalar.value))
-      } else {
-        utf16.append(contentsOf: UTF16.encode(scalar)!)
-      }
+      unitOfScalar.append(utf16.count)
+      utf16.append(contentsOf: UTF16.encode(scalar)!)
     }
+    unitOfScalar.append(utf16.count)
     if let count = closing[scalars.count] { utf16 += repeatElement(0x2069, count: count) }
-    // Where each scalar's UTF-16 starts: at its own index when the text has no surrogate pair.
-    if unitOfScalar == nil, utf16.count != scalars.count {
-      unitOfScalar = scalars.indices.reduce(into: [0]) { units, index in
-        units.append(units[index] + UTF16.width(scalars[index]))
-      }
-    }
-    let bidi = try BidiParagraph(utf16: utf16, base: base)
-    func level(_ scalar: Int) -> UInt8 { bidi.levels[unitOfScalar?[scalar] ?? scalar] }
-    let scripts = try ScriptItemizer.runs(scalars)
-    var runs: [TextRun] = []
-    for scriptRun in scripts {
-      var start = scriptRun.range.lowerBound
-      for index in scriptRun.range where index > start && level(index) != level(start) {
-        runs.append(TextRun(range: start..<index, level: level(start), script: scriptRun.script))
-        start = index
-      }
-      if start < scriptRun.range.upperBound {
-        runs.append(
-          TextRun(range: start..<scriptRun.range.upperBound, level: level(start), script: scriptRun.script))
-      }
-    }
-    self.baseLevel = bidi.baseLevel
-    self.runs = runs
-    self.visualOrder = runs.count == 1 ? [0] : bidiVisualOrder(runs.map(\.level))
+    return (utf16, unitOfScalar)
   }
 
   /// A paragraph of the given runs (logical order, covering it) at `baseLevel`.

@@ -31,22 +31,30 @@ extension ShapingFont {
       before -= 1
       while before > 0, units[before] & 0xC0 == 0x80 { before -= 1 }
     }
+    let (hasBefore, hasAfter) = (item.lowerBound > 0, item.upperBound < units.count)
     guard
-      let options = runOptions.withoutContext(
-        script: script, before: item.lowerBound > 0 ? UTF8Scalar.decode(units, at: before) : nil,
-        hasBefore: item.lowerBound > 0,
-        after: item.upperBound < units.count ? UTF8Scalar.decode(units, at: item.upperBound) : nil,
-        hasAfter: item.upperBound < units.count,
-        first: item.isEmpty ? nil : UTF8Scalar.decode(units, at: item.lowerBound),
+      ShapeOptions.contextKeepsGlyphs(
+        script: script, before: hasBefore ? UTF8Scalar.decode(units, at: before) : nil,
+        hasBefore: hasBefore, after: hasAfter ? UTF8Scalar.decode(units, at: item.upperBound) : nil,
+        hasAfter: hasAfter, first: item.isEmpty ? nil : UTF8Scalar.decode(units, at: item.lowerBound),
         last: item.isEmpty
           ? nil : UTF8Scalar.decode(units, at: UTF8Scalar.start(of: item.upperBound - 1, in: units)))
     else { return false }
     let text = String(decoding: UnsafeBufferPointer(rebasing: units[item]), as: UTF8.self)
-    guard try shapeCached(text, options: options, requiredCuts: requiredCuts, into: &result) else {
-      return false
-    }
+    // (The run's options as given where the context changes none of them, as inside a paragraph
+    // without a context of its own: a copy cost 160 instructions, its release 100.)
+    let shaped =
+      try runOptions.changedWithoutContext(hasBefore: hasBefore, hasAfter: hasAfter)
+      ? shapeCached(
+        text, options: runOptions.strippingContext(hasBefore: hasBefore, hasAfter: hasAfter),
+        requiredCuts: requiredCuts, into: &result)
+      : shapeCached(text, options: runOptions, requiredCuts: requiredCuts, into: &result)
+    guard shaped else { return false }
     if clusterStart != 0 {
-      for index in result.runs[0].glyphs.indices { result.runs[0].glyphs[index].cluster += clusterStart }
+      // (Through one buffer pointer: through the run's glyphs, 26 instructions a glyph.)
+      result.runs[0].glyphs.withUnsafeMutableBufferPointer { glyphs in
+        for index in glyphs.indices { glyphs[index].cluster += clusterStart }
+      }
     }
     return true
   }
@@ -73,13 +81,33 @@ extension ShapeOptions {
     script: Script, before: Unicode.Scalar?, hasBefore: Bool, after: Unicode.Scalar?, hasAfter: Bool,
     first: Unicode.Scalar? = nil, last: Unicode.Scalar? = nil
   ) -> ShapeOptions? {
-    if Self.joiningScripts.contains(script.tag.rawValue) {
-      guard !hasBefore || Self.joinsAsTextEdge(before) || Self.joinsAsTextEdge(first),
-        !hasAfter || Self.joinsAsTextEdge(after) || Self.joinsAsTextEdge(last)
-      else {
-        return nil
-      }
-    }
+    guard
+      Self.contextKeepsGlyphs(
+        script: script, before: before, hasBefore: hasBefore, after: after, hasAfter: hasAfter, first: first,
+        last: last)
+    else { return nil }
+    return strippingContext(hasBefore: hasBefore, hasAfter: hasAfter)
+  }
+
+  /// Whether text of `script` shapes into the same glyphs without a context as with one whose
+  /// characters next to it are `before` and `after` (as `withoutContext` takes them).
+  static func contextKeepsGlyphs(
+    script: Script, before: Unicode.Scalar?, hasBefore: Bool, after: Unicode.Scalar?, hasAfter: Bool,
+    first: Unicode.Scalar?, last: Unicode.Scalar?
+  ) -> Bool {
+    guard Self.joiningScripts.contains(script.tag.rawValue) else { return true }
+    return (!hasBefore || Self.joinsAsTextEdge(before) || Self.joinsAsTextEdge(first))
+      && (!hasAfter || Self.joinsAsTextEdge(after) || Self.joinsAsTextEdge(last))
+  }
+
+  /// Whether `strippingContext` changes these options.
+  func changedWithoutContext(hasBefore: Bool, hasAfter: Bool) -> Bool {
+    !textBefore.isEmpty || !textAfter.isEmpty || (hasBefore && bufferFlags.contains(.beginningOfText))
+      || (hasAfter && bufferFlags.contains(.endOfText))
+  }
+
+  /// These options without their context, and without the text's edge on a side that has one.
+  func strippingContext(hasBefore: Bool, hasAfter: Bool) -> ShapeOptions {
     var options = self
     options.textBefore = ""
     options.textAfter = ""

@@ -85,21 +85,35 @@ extension ShapingFont {
     }
     // Text with a context (a paragraph's edges reshaped, `--text-before`): shaped without it
     // where it cannot change the glyphs (`withoutContext`). (Text without one takes the options
-    // as given: a copy retains and releases their arrays and strings.)
-    let options: ShapeOptions
+    // as given, not copied: a copy, 160 instructions, and its release, 100, were a line's.)
+    let properties = (direction, script, language)
     if givenOptions.textBefore.isEmpty, givenOptions.textAfter.isEmpty {
-      options = givenOptions
-    } else if let withoutContext = givenOptions.withoutContext(
-      script: script, first: bytes.isEmpty ? nil : UTF8Scalar.decode(bytes, at: 0),
-      last: bytes.isEmpty
-        ? nil : UTF8Scalar.decode(bytes, at: UTF8Scalar.start(of: bytes.count - 1, in: bytes)))
-    {
-      options = withoutContext
-    } else {
+      return try shapeCached(
+        text, bytes: bytes, options: givenOptions, properties: properties, requiredCuts: requiredCuts,
+        cache: cache, into: &result)
+    }
+    guard
+      let options = givenOptions.withoutContext(
+        script: script, first: bytes.isEmpty ? nil : UTF8Scalar.decode(bytes, at: 0),
+        last: bytes.isEmpty
+          ? nil : UTF8Scalar.decode(bytes, at: UTF8Scalar.start(of: bytes.count - 1, in: bytes)))
+    else {
       cache.counts.bypassed += 1
       return false
     }
-    let properties = (direction, script, language)
+    return try shapeCached(
+      text, bytes: bytes, options: options, properties: properties, requiredCuts: requiredCuts, cache: cache,
+      into: &result)
+  }
+
+  /// Shapes `text` (its UTF-8 `bytes`, without a context) through `cache` with `options` and the
+  /// direction, script and language `properties` worked out from them and the text.
+  private func shapeCached(
+    _ text: String, bytes: UnsafeBufferPointer<UInt8>, options: ShapeOptions,
+    properties: (Direction, Script, Language?), requiredCuts: [Int], cache: ThreadCache,
+    into result: inout ShapeResult
+  ) throws -> Bool {
+    let (direction, script, language) = properties
     let table = cache.table(
       font: cacheState.id, direction: direction, script: script, language: language, options: options)
     table.linesSeen += 1

@@ -195,13 +195,48 @@ final class PieceTable {
 /// A piece's key in a table: a 64-bit hash of its bytes and edges (a match is then compared
 /// byte for byte).
 enum PieceHash {
+  /// A piece's key: its bytes read a word at a time (short pieces in at most two overlapping
+  /// loads, as wyhash reads them), each word mixed in with a rotation and a multiply, the length
+  /// and edges in the seed, and the whole mixed at the end (MurmurHash3's finalizer) so that the
+  /// bits the table takes its slots from depend on every byte. A piece found under its key is
+  /// compared with the text (`Piece.holds`), so a collision costs a lookup, never a wrong glyph.
+  /// (FNV-1a, a byte at a time, took 75 instructions a word of English, 11 a byte; callgrind.)
   static func of(_ bytes: UnsafeBufferPointer<UInt8>, edges: UInt8) -> UInt64 {
-    // FNV-1a, 64 bits.
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(edges)
-    for byte in bytes {
-      hash ^= UInt64(byte)
-      hash &*= 0x100_0000_01B3
+    let count = bytes.count
+    var hash = (0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: count) << 8 ^ UInt64(edges)) &* multiplier
+    if let base = bytes.baseAddress, count > 0 {
+      let raw = UnsafeRawPointer(base)
+      if count < 4 {
+        mix(&hash, UInt64(base[0]) << 16 | UInt64(base[count >> 1]) << 8 | UInt64(base[count - 1]))
+      } else if count <= 8 {
+        mix(
+          &hash,
+          UInt64(raw.loadUnaligned(as: UInt32.self)) << 32
+            | UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
+      } else {
+        var offset = 0
+        while offset + 8 < count {
+          mix(&hash, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+          offset += 8
+        }
+        mix(&hash, raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+      }
     }
+    hash ^= hash >> 33
+    hash &*= 0xFF51_AFD7_ED55_8CCD
+    hash ^= hash >> 33
+    hash &*= 0xC4CE_B9FE_1A85_EC53
+    hash ^= hash >> 33
     return hash | 1
   }
+
+  private static let multiplier: UInt64 = 0x517C_C1B7_2722_0A95
+
+  private static func mix(_ hash: inout UInt64, _ word: UInt64) {
+    hash = (hash.rotatedLeft(5) ^ word) &* multiplier
+  }
+}
+
+extension UInt64 {
+  fileprivate func rotatedLeft(_ count: UInt64) -> UInt64 { self << count | self >> (64 - count) }
 }
