@@ -51,7 +51,8 @@ public struct ItemizedParagraph: Sendable {
   ///
   /// - Throws: `UnicodeAlgorithmError` when ICU fails.
   public init(_ scalars: [Unicode.Scalar], base: BaseDirection, isolates: [Isolate] = []) throws {
-    let (utf16, unitOfScalar) = isolates.isEmpty ? Self.utf16(scalars) : Self.utf16(scalars, isolates: isolates)
+    let (utf16, unitOfScalar) =
+      isolates.isEmpty ? Self.utf16(scalars) : Self.utf16(scalars, isolates: isolates)
     let bidi = try BidiParagraph(utf16: utf16, base: base)
     // Each scalar's level: the level of its first UTF-16 unit.
     let levels = unitOfScalar.map { units in units.dropLast().map { bidi.levels[$0] } } ?? bidi.levels
@@ -68,7 +69,8 @@ public struct ItemizedParagraph: Sendable {
           runs.append(TextRun(range: start..<index, level: level, script: scriptRun.script))
           (start, level) = (index, levels[index])
         }
-        runs.append(TextRun(range: start..<scriptRun.range.upperBound, level: level, script: scriptRun.script))
+        runs.append(
+          TextRun(range: start..<scriptRun.range.upperBound, level: level, script: scriptRun.script))
       }
     }
     self.baseLevel = bidi.baseLevel
@@ -100,9 +102,12 @@ public struct ItemizedParagraph: Sendable {
       count = at
     }
     guard pairs else { return (units, nil) }
-    return (units, scalars.indices.reduce(into: [0]) { starts, index in
-      starts.append(starts[index] + UTF16.width(scalars[index]))
-    })
+    return (
+      units,
+      scalars.indices.reduce(into: [0]) { starts, index in
+        starts.append(starts[index] + UTF16.width(scalars[index]))
+      }
+    )
   }
 
   /// `scalars` in UTF-16 with the initiators and PDIs of `isolates` around their ranges, and
