@@ -246,14 +246,14 @@ extension FontFallback {
     }
 
     let clusters = try GraphemeClusters.ranges(scalars)
-    var levels = [UInt8](repeating: 0, count: scalars.count)
+    var levels = [UInt8](filledWith: 0, count: scalars.count)
     for run in runs {
       for index in run.range { levels[index] = run.level }
     }
     // A cluster of spaces, punctuation and ignorables takes the font before it when that font
     // has it and the two are at the same bidi level (in one of Pango's items: at a level's
     // edge, a space takes the first font that has it, as Pango has it).
-    var chosen = [Int](repeating: 0, count: clusters.count)
+    var chosen = [Int](filledWith: 0, count: clusters.count)
     for (index, cluster) in clusters.enumerated() {
       let follows = cluster.allSatisfy { !traits[$0].isDisjoint(with: [.spaceOrPunctuation, .ignorable]) }
       // (Nor across the edge of a span's style: Pango's items end there too.)
@@ -269,7 +269,7 @@ extension FontFallback {
         chosen[index] = firstCovering(cluster) ?? -1
       }
     }
-    var fonts = [Int](repeating: 0, count: scalars.count)
+    var fonts = [Int](filledWith: 0, count: scalars.count)
     for (index, cluster) in clusters.enumerated() {
       guard chosen[index] < 0 else {
         for scalar in cluster { fonts[scalar] = chosen[index] }

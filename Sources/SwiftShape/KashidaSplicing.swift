@@ -260,13 +260,13 @@ private struct SpliceWriter {
     tatweelWidth: Int, _ body: (inout SpliceWriter) -> Void
   ) -> [ShapedGlyph] {
     let capacity = pieceGlyphs.reduce(run.glyphs.count) { $0 + $1.count }
-    return [ShapedGlyph](unsafeUninitializedCapacity: capacity) { out, count in
+    return [ShapedGlyph](capacity: capacity) { out in
       run.glyphs.withUnsafeBufferPointer { source in
         var writer = SpliceWriter(
           out: out, source: source, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts,
           tatweelWidth: tatweelWidth)
         body(&writer)
-        count = writer.written
+        return writer.written
       }
     }
   }

@@ -40,13 +40,13 @@ extension ShapingFont {
     // (These arrays of a scalar or a glyph each are written through buffer pointers: appended
     // to and indexed, their checks were a third of breaking a Persian paragraph, callgrind.)
     var position = 0
-    let offsets = [Int](unsafeUninitializedCapacity: count + 1) { offsets, made in
+    let offsets = [Int](capacity: count + 1) { offsets in
       for (index, scalar) in scalars.enumerated() {
         offsets[index] = position
         position += options.clusterUnit.width(of: scalar)
       }
       offsets[count] = position
-      made = count + 1
+      return count + 1
     }
     var scalarAt = [Int](filledWith: -1, count: position + 1)
     scalarAt.withUnsafeMutableBufferPointer { scalarAt in
@@ -113,12 +113,12 @@ extension ShapingFont {
         }
       }
     }
-    let prefix = [Int64](unsafeUninitializedCapacity: count + 1) { prefix, made in
+    let prefix = [Int64](capacity: count + 1) { prefix in
       prefix[0] = 0
       advance.withUnsafeBufferPointer { advance in
         for index in 0..<count { prefix[index + 1] = prefix[index] + Int64(advance[index]) }
       }
-      made = count + 1
+      return count + 1
     }
     /// The width of scalars `a..<b` without the whitespace at its end.
     func visibleWidth(_ a: Int, _ b: Int) -> Int64 {

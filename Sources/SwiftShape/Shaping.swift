@@ -295,8 +295,8 @@ extension ShapedGlyph {
   ) {
     let count = buffer.count
     guard glyphs.capacity >= count else {
-      glyphs = [ShapedGlyph](unsafeUninitializedCapacity: count) { storage, initialized in
-        initialized = write(buffer, to: storage, finish)
+      glyphs = [ShapedGlyph](capacity: count) { storage in
+        write(buffer, to: storage, finish)
       }
       return
     }

@@ -67,14 +67,17 @@ public struct BidiParagraph: Sendable {
   ///     values) of the code points U+E000, U+E001, … in `utf16`, instead of the Unicode data's.
   /// - Throws: `UnicodeAlgorithmError` when ICU cannot allocate.
   public init(utf16: [UInt16], base: BaseDirection, classes: [UInt32]? = nil) throws {
-    var levels = [UInt8](repeating: 0, count: utf16.count)
     var baseLevel: UInt8 = 0
-    let status = utf16.withUnsafeBufferPointer { text in
-      (classes ?? []).withUnsafeBufferPointer { classTable in
-        swiftshape_bidi_resolve(
-          text.baseAddress, Int32(text.count), base.icuLevel, classes == nil ? nil : classTable.baseAddress,
-          Int32(classTable.count), &levels, &baseLevel)
+    var status: Int32 = 0
+    let levels = [UInt8](capacity: utf16.count) { levels in
+      status = utf16.withUnsafeBufferPointer { text in
+        (classes ?? []).withUnsafeBufferPointer { classTable in
+          swiftshape_bidi_resolve(
+            text.baseAddress, Int32(text.count), base.icuLevel, classes == nil ? nil : classTable.baseAddress,
+            Int32(classTable.count), levels.baseAddress, &baseLevel)
+        }
       }
+      return status == 0 ? levels.count : 0
     }
     guard status == 0 else { throw UnicodeAlgorithmError(status, "resolving bidi levels") }
     self.baseLevel = baseLevel
@@ -101,7 +104,9 @@ func bidiVisualOrder(_ levels: [UInt8]) -> [Int] {
   // Runs all at one level without ICU's call and its two arrays (a span a word cuts a line of
   // one level into thirty runs).
   if levels.allSatisfy({ $0 == first }) { return oneLevelVisualOrder(first, count: levels.count) }
-  var order = [Int32](repeating: 0, count: levels.count)
-  swiftshape_bidi_reorder_visual(levels, Int32(levels.count), &order)
+  let order = [Int32](capacity: levels.count) { order in
+    swiftshape_bidi_reorder_visual(levels, Int32(levels.count), order.baseAddress)
+    return order.count
+  }
   return order.map(Int.init)
 }

@@ -10,7 +10,7 @@ public enum GraphemeClusters {
   /// - Throws: `UnicodeAlgorithmError` when ICU fails.
   public static func boundaries(_ scalars: [Unicode.Scalar]) throws -> [Int] {
     guard !scalars.isEmpty else { return [0] }
-    var boundaries = [Int32](repeating: 0, count: scalars.count + 1)
+    var boundaries = [Int32](filledWith: 0, count: scalars.count + 1)
     var found: Int32 = 0
     // Unicode.Scalar is its UInt32 value.
     let status = scalars.withUnsafeBufferPointer { buffer in
@@ -57,7 +57,7 @@ public struct FallbackTraits: OptionSet, Sendable, Hashable {
   /// - Throws: `UnicodeAlgorithmError` when ICU fails.
   public static func of(_ scalars: [Unicode.Scalar]) throws -> [FallbackTraits] {
     guard !scalars.isEmpty else { return [] }
-    var flags = [UInt8](repeating: 0, count: scalars.count)
+    var flags = [UInt8](filledWith: 0, count: scalars.count)
     let status = scalars.withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: UInt32.self) { text in
         swiftshape_fallback_properties(text.baseAddress, Int32(scalars.count), &flags)

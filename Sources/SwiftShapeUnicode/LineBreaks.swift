@@ -23,8 +23,8 @@ public enum LineBreaks {
   /// - Throws: `UnicodeAlgorithmError` when ICU fails.
   public static func opportunities(_ scalars: [Unicode.Scalar]) throws -> [LineBreak] {
     guard !scalars.isEmpty else { return [] }
-    var breaks = [Int32](repeating: 0, count: scalars.count + 1)
-    var mandatory = [UInt8](repeating: 0, count: scalars.count + 1)
+    var breaks = [Int32](filledWith: 0, count: scalars.count + 1)
+    var mandatory = [UInt8](filledWith: 0, count: scalars.count + 1)
     var found: Int32 = 0
     let status = scalars.withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: UInt32.self) { text in
@@ -149,7 +149,7 @@ extension BidiParagraph {
     guard !scalars.isEmpty else { return [] }
     // (The C function writes 0 or 1 a scalar, a `Bool`'s own bytes: no second array.)
     var status: Int32 = 0
-    let flags = [Bool](unsafeUninitializedCapacity: scalars.count) { flags, count in
+    let flags = [Bool](capacity: scalars.count) { flags in
       status = scalars.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: UInt32.self) { text in
           UnsafeMutableRawPointer(flags.baseAddress!).withMemoryRebound(
@@ -159,7 +159,7 @@ extension BidiParagraph {
           }
         }
       }
-      count = status == 0 ? scalars.count : 0
+      return status == 0 ? scalars.count : 0
     }
     guard status == 0 else { throw UnicodeAlgorithmError(status, "reading bidi classes") }
     return flags

@@ -82,10 +82,9 @@ public struct ItemizedParagraph: Sendable {
   /// nil where each scalar is one unit.
   /// (Written through a buffer pointer: appended, each unit cost a uniqueness check.)
   private static func utf16(_ scalars: [Unicode.Scalar]) -> (units: [UInt16], unitOfScalar: [Int]?) {
-    var pairs = false
-    let units = [UInt16](unsafeUninitializedCapacity: 2 * scalars.count) { units, count in
-      var at = 0
+    let units = [UInt16](capacity: 2 * scalars.count) { units in
       scalars.withUnsafeBufferPointer { scalars in
+        var at = 0
         for scalar in scalars {
           let value = scalar.value
           if value < 0x1_0000 {
@@ -95,13 +94,12 @@ public struct ItemizedParagraph: Sendable {
             units[at] = UTF16.leadSurrogate(scalar)
             units[at + 1] = UTF16.trailSurrogate(scalar)
             at += 2
-            pairs = true
           }
         }
+        return at
       }
-      count = at
     }
-    guard pairs else { return (units, nil) }
+    guard units.count != scalars.count else { return (units, nil) }
     return (
       units,
       scalars.indices.reduce(into: [0]) { starts, index in

@@ -46,16 +46,15 @@ public enum ScriptItemizer {
     // `scripts` gets each character's properties (its Script and flags), and then, as the loop
     // below passes it, the script it is resolved to (`unresolved` until one is known): one array
     // for both, as an array allocated costs as much as itemizing a short word.
-    // (Written by ICU's side uninitialized: made of zeros first, 10 instructions a character.)
     var status: Int32 = 0
-    var scripts = [Int32](unsafeUninitializedCapacity: count) { properties, written in
+    var scripts = [Int32](capacity: count) { properties in
       // Unicode.Scalar is its UInt32 value.
       status = scalars.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: UInt32.self) { text in
           swiftshape_script_properties(text.baseAddress, Int32(count), properties.baseAddress)
         }
       }
-      written = status == 0 ? count : 0
+      return status == 0 ? count : 0
     }
     guard status == 0 else { throw UnicodeAlgorithmError(status, "reading script properties") }
     // Allocated for the first character whose extensions are read.

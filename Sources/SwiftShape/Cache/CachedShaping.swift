@@ -463,10 +463,9 @@ extension ShapingFont {
     }
     result.runs[0].fill(identity: identity, unit: unit, scale: scale, properties: properties) { glyphs in
       guard glyphs.capacity >= total else {
-        glyphs = [ShapedGlyph](unsafeUninitializedCapacity: total) { buffer, count in
-          // (Trivial values: initializing them is writing them.)
+        glyphs = [ShapedGlyph](capacity: total) { buffer in
           join(into: buffer)
-          count = total
+          return total
         }
         return
       }

@@ -1,0 +1,76 @@
+// Speed: arrays made where a line or a run is laid out, without the standard library's
+// unspecialized allocation.
+//
+// `Array(repeating:count:)` and `Array(unsafeUninitializedCapacity:initializingWith:)` allocate
+// through `_allocateBufferUninitialized`, which the standard library does not let callers
+// specialize: it finds the storage's type in the runtime's table of generic types at each call.
+// Counted with callgrind, an array of 20 `Int32` made so cost 660 instructions against 470
+// through `reserveCapacity` (specialized, its storage type found through an accessor), and in a
+// program that has met more generic types, such as this one, the lookup alone about 450.
+// For elements that are not plain bytes (`ShapedRun?`), copying a value into each slot goes
+// through the type's copy function whichever way the array is made (about 500 instructions a
+// slot): `CachedRunGroups` appends `nil`s, which need no copy.
+
+// (In the Unicode layer, for itemizing, and given to the packages's other modules, inlinable so
+// that each specializes it.)
+extension Array {
+  /// `count` copies of `value`, allocated through `reserveCapacity`.
+  @inlinable @inline(__always)
+  package init(filledWith value: Element, count: Int) {
+    self.init()
+    reserveCapacity(count)
+    append(contentsOf: repeatElement(value, count: count))
+  }
+}
+
+extension Array {
+  /// The elements `body` writes at the start of room for `capacity` of them, as many as it
+  /// returns: `init(unsafeUninitializedCapacity:initializingWith:)` without its unspecialized
+  /// allocation, for elements that are plain bytes (`body` must write each element it counts; it
+  /// is given memory that may hold anything, and may not throw).
+  ///
+  /// The memory is the array's own, reserved through `reserveCapacity` and handed to `body` as
+  /// `append(contentsOf:)` hands it to a sequence to copy itself into (`Sequence._copyContents`).
+  /// (Filled with a value first and then overwritten, as `init(filledWith:count:)` makes them,
+  /// the glyphs of a paragraph's runs cost 2.3 M instructions a pass over the mixed text more,
+  /// callgrind.)
+  @inlinable @inline(__always)
+  package init(capacity: Int, writing body: (UnsafeMutableBufferPointer<Element>) -> Int) {
+    self.init()
+    // (No room: `body` is still called, for what else it does, with no memory.)
+    guard capacity > 0 else {
+      _ = body(UnsafeMutableBufferPointer(start: nil, count: 0))
+      return
+    }
+    reserveCapacity(capacity)
+    withoutActuallyEscaping(body) { body in
+      append(contentsOf: UninitializedWriter(capacity: capacity, body: body))
+    }
+  }
+}
+
+/// A sequence that writes itself into an array's memory with a function (`Array.init(capacity:writing:)`).
+@usableFromInline
+package struct UninitializedWriter<Element>: Sequence {
+  @usableFromInline let capacity: Int
+  @usableFromInline let body: (UnsafeMutableBufferPointer<Element>) -> Int
+
+  @inlinable init(capacity: Int, body: @escaping (UnsafeMutableBufferPointer<Element>) -> Int) {
+    (self.capacity, self.body) = (capacity, body)
+  }
+
+  @inlinable package var underestimatedCount: Int { 0 }
+
+  @inlinable package func makeIterator() -> EmptyCollection<Element>.Iterator {
+    EmptyCollection().makeIterator()
+  }
+
+  @inlinable package func _copyContents(initializing buffer: UnsafeMutableBufferPointer<Element>) -> (
+    EmptyCollection<Element>.Iterator, Int
+  ) {
+    precondition(buffer.count >= capacity)
+    let written = body(UnsafeMutableBufferPointer(start: buffer.baseAddress, count: capacity))
+    precondition(written >= 0 && written <= capacity)
+    return (makeIterator(), written)
+  }
+}
