@@ -17,7 +17,8 @@ extension ShapingFont {
   /// Shapes the run `item` of `units` (the paragraph's UTF-8 between its context) through the
   /// thread's cache into `result`, with `runOptions` (the run's direction, script and features),
   /// its clusters from `clusterStart`; false (and `result` as it was) when the cache does not
-  /// take it and the caller must shape it with its context. (`requiredCuts`: as
+  /// take it and the caller must shape it with its context. The result's text is left empty.
+  /// (`requiredCuts`: as
   /// `shapeCached(_:options:requiredCuts:into:)` takes them, from the item's start.)
   func shapeRunCached(
     units: UnsafeBufferPointer<UInt8>, item: Range<Int>, runOptions: ShapeOptions, clusterStart: Int,
@@ -40,15 +41,16 @@ extension ShapingFont {
         last: item.isEmpty
           ? nil : UTF8Scalar.decode(units, at: UTF8Scalar.start(of: item.upperBound - 1, in: units)))
     else { return false }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: units[item]), as: UTF8.self)
+    // (The run's text as its UTF-8, not a `String`: the result's text is not read.)
+    let text = UnsafeBufferPointer(rebasing: units[item])
     // (The run's options as given where the context changes none of them, as inside a paragraph
     // without a context of its own: a copy cost 160 instructions, its release 100.)
     let shaped =
       try runOptions.changedWithoutContext(hasBefore: hasBefore, hasAfter: hasAfter)
       ? shapeCached(
-        text, options: runOptions.strippingContext(hasBefore: hasBefore, hasAfter: hasAfter),
+        utf8: text, options: runOptions.strippingContext(hasBefore: hasBefore, hasAfter: hasAfter),
         requiredCuts: requiredCuts, into: &result)
-      : shapeCached(text, options: runOptions, requiredCuts: requiredCuts, into: &result)
+      : shapeCached(utf8: text, options: runOptions, requiredCuts: requiredCuts, into: &result)
     guard shaped else { return false }
     if clusterStart != 0 {
       // (Through one buffer pointer: through the run's glyphs, 26 instructions a glyph.)

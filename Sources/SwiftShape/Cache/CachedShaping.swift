@@ -19,18 +19,57 @@ extension ShapingFont {
   func shapeCached(
     _ text: String, options: ShapeOptions, requiredCuts: [Int] = [], into result: inout ShapeResult
   ) throws -> Bool {
+    let cache = ThreadCache.current
+    if passesRareSingle(requiredCuts: requiredCuts, cache: cache, hasSpace: Self.hasSpace(text)) {
+      return false
+    }
+    if let shaped = try text.utf8.withContiguousStorageIfAvailable({
+      try shapeCachedTimed(
+        text, bytes: $0, options: options, requiredCuts: requiredCuts, cache: cache, into: &result)
+    }) {
+      return shaped
+    }
+    var copy = text
+    return try copy.withUTF8 {
+      try shapeCachedTimed(
+        text, bytes: $0, options: options, requiredCuts: requiredCuts, cache: cache, into: &result)
+    }
+  }
+
+  /// Shapes the text whose UTF-8 is `bytes` as `shapeCached(_:options:requiredCuts:into:)` does,
+  /// but for the result's text, which is left empty (a paragraph's runs, whose results give
+  /// their glyphs to the paragraph's). (A run's text made a `String`, validated and allocated,
+  /// cost 3 M instructions a pass over the mixed text's paragraphs, callgrind.)
+  func shapeCached(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, options: ShapeOptions, requiredCuts: [Int] = [],
+    into result: inout ShapeResult
+  ) throws -> Bool {
+    let cache = ThreadCache.current
+    let hasSpace = !bytes.isEmpty && memchr(bytes.baseAddress!, 0x20, bytes.count) != nil
+    if passesRareSingle(requiredCuts: requiredCuts, cache: cache, hasSpace: hasSpace) { return false }
+    return try shapeCachedTimed(
+      nil, bytes: bytes, options: options, requiredCuts: requiredCuts, cache: cache, into: &result)
+  }
+
+  /// Whether a line without a space goes by the cache, where such lines of this font have not come
+  /// back (word lists): shaped plainly, but for one in sixteen, before any table is looked up.
+  /// (Asked after the last table was found, retained and its timing window read: 86 instructions
+  /// a line more on the Devanagari word list, callgrind.)
+  private func passesRareSingle(requiredCuts: [Int], cache: ThreadCache, hasSpace: Bool) -> Bool {
+    guard requiredCuts.isEmpty, cache.rareSinglesFont == cacheState.id, !hasSpace else { return false }
+    cache.singlesPassed &+= 1
+    return cache.singlesPassed & 15 != 0
+  }
+
+  /// Shapes `bytes` (the UTF-8 of `text`, where given) through the cache or plainly, as the
+  /// timing of the table it is expected to take chose.
+  private func shapeCachedTimed(
+    _ text: String?, bytes: UnsafeBufferPointer<UInt8>, options: ShapeOptions, requiredCuts: [Int],
+    cache: ThreadCache, into result: inout ShapeResult
+  ) throws -> Bool {
     // Whether the cache pays is timed, font by font: where HarfBuzz shapes a line faster than the
     // cache looks its pieces up (short words in a simple font on a recent HarfBuzz), lines are
     // shaped plainly (`ThreadCache.Table.shapesPlainly`). Either way the glyphs are the same.
-    let cache = ThreadCache.current
-    // A line without a space, where such lines of this font have not come back (word lists):
-    // shaped plainly, but for one in sixteen, before any table is looked up. (Asked after the
-    // last table was found, retained and its timing window read: 86 instructions a line more on
-    // the Devanagari word list, callgrind.)
-    if requiredCuts.isEmpty, cache.rareSinglesFont == cacheState.id, !Self.hasSpace(text) {
-      cache.singlesPassed &+= 1
-      if cache.singlesPassed & 15 != 0 { return false }
-    }
     // The table the last line used, when it is this text's as far as can be told without reading
     // the text (a paragraph's runs go from one script's table to another's).
     var table: ThreadCache.Table?
@@ -46,35 +85,24 @@ extension ShapingFont {
     let start = table.map { $0.isInTimedWindow } ?? true ? Clock.nanoseconds() : nil
     if requiredCuts.isEmpty, !cache.shapingPieces, let table, table.shapesPlainly() {
       try Buffer.withReusable { buffer in
-        try shape(text, options: options, in: buffer, into: &result)
+        try shape(text ?? String(decoding: bytes, as: UTF8.self), options: options, in: buffer, into: &result)
       }
-      table.note(plainly: true, nanoseconds: start.map { Clock.nanoseconds() - $0 }, bytes: text.utf8.count)
-      _ = text.utf8.withContiguousStorageIfAvailable { table.noteLineBack($0) }
+      table.note(plainly: true, nanoseconds: start.map { Clock.nanoseconds() - $0 }, bytes: bytes.count)
+      table.noteLineBack(bytes)
       return true
     }
-    let done: Bool
-    if let shaped = try text.utf8.withContiguousStorageIfAvailable({
-      try shapeCached(
-        text, bytes: $0, options: options, requiredCuts: requiredCuts, cache: cache, into: &result)
-    }) {
-      done = shaped
-    } else {
-      var copy = text
-      done = try copy.withUTF8 {
-        try shapeCached(
-          text, bytes: $0, options: options, requiredCuts: requiredCuts, cache: cache, into: &result)
-      }
-    }
+    let done = try shapeCached(
+      text, bytes: bytes, options: options, requiredCuts: requiredCuts, cache: cache, into: &result)
     if done, requiredCuts.isEmpty, !cache.shapingPieces, cache.lastFont == cacheState.id,
       let table = cache.lastTable
     {
-      table.note(plainly: false, nanoseconds: start.map { Clock.nanoseconds() - $0 }, bytes: text.utf8.count)
+      table.note(plainly: false, nanoseconds: start.map { Clock.nanoseconds() - $0 }, bytes: bytes.count)
     }
     return done
   }
 
   private func shapeCached(
-    _ text: String, bytes: UnsafeBufferPointer<UInt8>, options givenOptions: ShapeOptions,
+    _ text: String?, bytes: UnsafeBufferPointer<UInt8>, options givenOptions: ShapeOptions,
     requiredCuts: [Int],
     cache: ThreadCache, into result: inout ShapeResult
   ) throws -> Bool {
@@ -109,7 +137,7 @@ extension ShapingFont {
   /// Shapes `text` (its UTF-8 `bytes`, without a context) through `cache` with `options` and the
   /// direction, script and language `properties` worked out from them and the text.
   private func shapeCached(
-    _ text: String, bytes: UnsafeBufferPointer<UInt8>, options: ShapeOptions,
+    _ text: String?, bytes: UnsafeBufferPointer<UInt8>, options: ShapeOptions,
     properties: (Direction, Script, Language?), requiredCuts: [Int], cache: ThreadCache,
     into result: inout ShapeResult
   ) throws -> Bool {
@@ -189,7 +217,8 @@ extension ShapingFont {
           properties: properties)
       } else {
         try Buffer.withReusable { buffer in
-          try shape(text, options: options, in: buffer, into: &result)
+          try shape(
+            text ?? String(decoding: bytes, as: UTF8.self), options: options, in: buffer, into: &result)
         }
         cache.counts.shapedRuns += 1
         let stored = result.runs[0].glyphs.withUnsafeBufferPointer { glyphs in
@@ -431,10 +460,10 @@ extension ShapingFont {
   /// Makes `result` the one run of the pieces' glyphs joined: in their order left to right, in
   /// reverse order right to left, each piece's clusters moved by where it starts.
   private func fillCachedResult(
-    _ result: inout ShapeResult, text: String, bytes: UnsafeBufferPointer<UInt8>, cuts: [Int],
+    _ result: inout ShapeResult, text: String?, bytes: UnsafeBufferPointer<UInt8>, cuts: [Int],
     pieces: [Unmanaged<Piece>?], options: ShapeOptions, properties: (Direction, Script, Language?)
   ) {
-    prepareOneRun(&result, text: text, options: options)
+    prepareOneRun(&result, text: text ?? "", options: options)
     let units = options.clusterUnit == .utf8 ? [] : Self.unitOffsets(bytes, options.clusterUnit)
     let total = pieces.reduce(0) { $0 + ($1?._withUnsafeGuaranteedRef { $0.glyphCount } ?? 0) }
     let backward = properties.0 == .rightToLeft
