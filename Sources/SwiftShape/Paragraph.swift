@@ -323,7 +323,8 @@ extension ShapingFont {
           }
         }
         guard !piece.runs.isEmpty else { continue }
-        shapedRun = piece.runs.removeFirst()
+        // (Moved out: `removeFirst` copied the run and destroyed the array's.)
+        shapedRun = piece.runs.count == 1 ? piece.runs.removeLast() : piece.runs.removeFirst()
         if var events = piece.trace {
           if clusterBase != 0 {
             for event in events.indices {
@@ -351,8 +352,8 @@ extension ShapingFont {
     let missing = missingCharacters(
       scalars, runs: paragraph.runs, shaped: shaped, options: options, text: text, fontOfRun: font(ofRun:))
     let order = paragraph.visualOrder
-    let visual = order.indices.elementsEqual(order) ? shaped : order.map { shaped[$0] }
-    result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: visual, trace: trace)
+    if !order.indices.elementsEqual(order) { shaped.permute(to: order) }
+    result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: shaped, trace: trace)
     result.baseLevel = paragraph.baseLevel
     result.missingCharacters = missing
     result.spans = options.spans
