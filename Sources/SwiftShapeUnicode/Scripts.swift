@@ -141,10 +141,12 @@ public enum ScriptItemizer {
     // character.)
     scripts.withUnsafeBufferPointer { scripts in
       var start = 0
-      for index in 1...count where index == count || scripts[index] != scripts[start] {
-        runs.append(ScriptRun(range: start..<index, script: name(of: scripts[start])))
-        start = index
+      var script = scripts[0]
+      for index in 1..<count where scripts[index] != script {
+        runs.append(ScriptRun(range: start..<index, script: name(of: script)))
+        (start, script) = (index, scripts[index])
       }
+      runs.append(ScriptRun(range: start..<count, script: name(of: script)))
     }
     return runs
   }

@@ -263,9 +263,15 @@ extension ShapingFont {
     // (`PieceTable.find(_:into:)`), the pieces compared with the text, so that the memory of
     // several is read at once.
     var hits = 0
-    for piece in 0..<count {
-      keys.append(PieceHash.of(slice(piece), edges: edges(piece)))
-      pieces.prefetch(keys[piece])
+    // (The cuts read through a buffer pointer, the key kept in a local: 30 instructions a piece
+    // fewer, callgrind.)
+    cuts.withUnsafeBufferPointer { cuts in
+      for piece in 0..<count {
+        let key = PieceHash.of(
+          UnsafeBufferPointer(rebasing: bytes[cuts[piece]..<cuts[piece + 1]]), edges: edges(piece))
+        keys.append(key)
+        pieces.prefetch(key)
+      }
     }
     pieces.find(keys, into: &found)
     for piece in 0..<count {
