@@ -13,8 +13,11 @@ public struct Feature: Hashable, Sendable, HarfBuzzSyntax {
   /// One past the last cluster the setting applies to; `Feature.globalEnd` for the end of the text.
   public var end: UInt32
 
-  /// The `end` that means "to the end of the buffer" (`HB_FEATURE_GLOBAL_END`).
-  public static let globalEnd = swiftshape_hb_feature_global_end()
+  /// The `end` that means "to the end of the buffer" (`HB_FEATURE_GLOBAL_END`, `(unsigned int) -1`
+  /// in every release; `SystemLibraryTests` checks it against the header's).
+  /// (A constant, not read through the C function: as a global initialized at run time, each read
+  /// from another module went through its `swift_once` check.)
+  public static let globalEnd: UInt32 = .max
 
   /// A feature setting; by default on, for the whole text.
   public init(_ tag: OpenTypeTag, value: UInt32 = 1, start: UInt32 = 0, end: UInt32 = Feature.globalEnd) {

@@ -545,7 +545,7 @@ extension Feature {
   /// The end of a range that covers every cluster of a buffer without being global
   /// (`globalEnd` is): what a run's feature whose range covers the whole run gets, so that it is
   /// the same setting from run to run.
-  static let coversAll = Feature.globalEnd - 1
+  static let coversAll: UInt32 = .max - 1
 
   /// Whether the setting is global, or its range covers every cluster (`coversAll`).
   var appliesToAll: Bool { start == 0 && (end == Feature.globalEnd || end == Feature.coversAll) }

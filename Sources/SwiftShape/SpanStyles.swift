@@ -102,7 +102,10 @@ struct SpanStyles {
       spans[0].features[0].start == 0, spans[0].features[0].end == Feature.globalEnd
     {
       let cache = ThreadCache.current
-      if let last = cache.lastSpanFeature, last.given == spans[0].features[0] { return last.run }
+      // (Compared in place: bound to a constant, the last array was retained and released.)
+      if cache.lastSpanFeature?.given == spans[0].features[0], let run = cache.lastSpanFeature?.run {
+        return run
+      }
       var covering = spans[0].features[0]
       covering.end = Feature.coversAll
       let run = [covering]
