@@ -183,28 +183,12 @@ extension ShapingFont {
     // (Written through a buffer pointer: appended, each scalar's start cost a uniqueness check.)
     var scalarStarts = [Int](filledWith: 0, count: scalars.count + 1)
     scalarStarts.withUnsafeMutableBufferPointer { starts in
-      if utf16 {
-        var position = base
-        for (index, scalar) in scalars.enumerated() {
-          starts[index] = position
-          position += UTF16.width(scalar)
-        }
-        starts[scalars.count] = position
-        return
+      var position = base
+      for (index, scalar) in scalars.enumerated() {
+        starts[index] = position
+        position += utf16 ? UTF16.width(scalar) : UTF8.width(scalar)
       }
-      // In UTF-8, each byte but a continuation byte starts a scalar. (Read from the bytes: from
-      // the scalars' widths, 1.5 M instructions a pass over the mixed text's paragraphs, 0.6 M
-      // this way, callgrind.)
-      units.withUnsafeBufferPointer { units in
-        let end = units.count - options.textAfter.utf8.count
-        var (index, position) = (0, base)
-        while position < end {
-          starts[index] = position
-          index &+= units[position] & 0xC0 != 0x80 ? 1 : 0
-          position &+= 1
-        }
-        starts[index] = end
-      }
+      starts[scalars.count] = position
     }
     // (Constants the closures below read, as `runFonts` is.)
     let starts = scalarStarts
@@ -592,7 +576,8 @@ extension Script {
   /// The script of an ISO 15924 code as itemization names it (four ASCII letters): what
   /// `init?(harfBuzzString:)` gives, without a C string made for it (600 instructions a run).
   init(iso15924 code: String) {
-    // (Read in place: through the view's generic `prefix`, 300 instructions a run, callgrind.)
+    // (Read in place: through the view's generic `prefix`, about 200 instructions a run more,
+    // callgrind.)
     func tag(_ bytes: some Sequence<UInt8>) -> UInt32 {
       var tag: UInt32 = 0
       for byte in bytes.prefix(4) { tag = tag << 8 | UInt32(byte) }

@@ -45,8 +45,9 @@ extension ShapingFont {
     into result: inout ShapeResult
   ) throws -> Bool {
     let cache = ThreadCache.current
-    let hasSpace = !bytes.isEmpty && memchr(bytes.baseAddress!, 0x20, bytes.count) != nil
-    if passesRareSingle(requiredCuts: requiredCuts, cache: cache, hasSpace: hasSpace) { return false }
+    if passesRareSingle(requiredCuts: requiredCuts, cache: cache, hasSpace: Self.hasSpace(bytes)) {
+      return false
+    }
     return try shapeCachedTimed(
       nil, bytes: bytes, options: options, requiredCuts: requiredCuts, cache: cache, into: &result)
   }
@@ -55,8 +56,10 @@ extension ShapingFont {
   /// back (word lists): shaped plainly, but for one in sixteen, before any table is looked up.
   /// (Asked after the last table was found, retained and its timing window read: 86 instructions
   /// a line more on the Devanagari word list, callgrind.)
-  private func passesRareSingle(requiredCuts: [Int], cache: ThreadCache, hasSpace: Bool) -> Bool {
-    guard requiredCuts.isEmpty, cache.rareSinglesFont == cacheState.id, !hasSpace else { return false }
+  private func passesRareSingle(
+    requiredCuts: [Int], cache: ThreadCache, hasSpace: @autoclosure () -> Bool
+  ) -> Bool {
+    guard requiredCuts.isEmpty, cache.rareSinglesFont == cacheState.id, !hasSpace() else { return false }
     cache.singlesPassed &+= 1
     return cache.singlesPassed & 15 != 0
   }
@@ -372,9 +375,12 @@ extension ShapingFont {
 
   /// Whether the text has a space (U+0020).
   static func hasSpace(_ text: String) -> Bool {
-    text.utf8.withContiguousStorageIfAvailable {
-      !$0.isEmpty && memchr($0.baseAddress!, 0x20, $0.count) != nil
-    } ?? text.utf8.contains(0x20)
+    text.utf8.withContiguousStorageIfAvailable { hasSpace($0) } ?? text.utf8.contains(0x20)
+  }
+
+  /// Whether the UTF-8 `bytes` have a space (U+0020).
+  static func hasSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    !bytes.isEmpty && memchr(bytes.baseAddress!, 0x20, bytes.count) != nil
   }
 
   private static func isASCIILetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
