@@ -11,7 +11,7 @@
 // through the type's copy function whichever way the array is made (about 500 instructions a
 // slot): `CachedRunGroups` appends `nil`s, which need no copy.
 
-// (In the Unicode layer, for itemizing, and given to the packages's other modules, inlinable so
+// (In the Unicode layer, for itemizing, and given to the package's other modules, inlinable so
 // that each specializes it.)
 extension Array {
   /// `count` copies of `value`, allocated through `reserveCapacity`.
