@@ -285,6 +285,17 @@ struct KashidaTests {
     #expect(Kashida.priority(after: "ب", before: "ه") == 3)
     #expect(Kashida.priority(after: "ب", before: "ر") == 4)
     #expect(Kashida.priority(after: "ب", before: "ب") == 5)
+    // The classes the places are chosen by say what `isWordScalar` and `priority` say, below
+    // U+0700 (the table) and above.
+    Kashida.placeClasses.withUnsafeBufferPointer { classes in
+      for value in UInt32(0)..<0x2100 {
+        guard let scalar = Unicode.Scalar(value) else { continue }
+        let placeClass = Kashida.placeClass(scalar, table: classes)
+        #expect((placeClass & 1 != 0) == Kashida.isWordScalar(scalar), "U+\(String(value, radix: 16))")
+        #expect((placeClass & 2 != 0) == (Kashida.priority(after: scalar, before: "ب") == 1))
+        #expect(Int(placeClass >> 2) == Kashida.priority(after: "ب", before: scalar))
+      }
+    }
   }
 
   /// The strings a line's pieces are shaped again from, written as UTF-8 directly: one to four
