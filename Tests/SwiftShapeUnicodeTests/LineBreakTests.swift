@@ -107,7 +107,15 @@ struct LineBreakTests {
       "a\u{0C}b \u{200B}",
       "é\u{301} \u{A0}", "日本語\u{3000}\u{3000}",
     ]
-    for text in texts {
+    // Longer texts, read a block of bytes at a time: hard breaks and near misses (U+2027, U+202A,
+    // U+0086 share their first bytes) at each distance from the end, among ZWNJs (E2 80 8C).
+    let persian = String(repeating: "نمی\u{200C}خواهم ", count: 8)
+    let long = String(repeating: "ab", count: 30)
+    var blocks = [persian, persian + "\u{2028}x", persian + "\u{2029}", long + "\u{2027}\u{202A}\u{86}x"]
+    for hard in ["\n", "\r", "\u{0B}", "\u{85}", "\u{2028}", "\u{2029}"] {
+      blocks += [long + hard, long + hard + "b", long + hard + "bc", long + hard + "\u{200C}", hard + long]
+    }
+    for text in texts + blocks {
       let facts = try OneLineFacts(text)
       let scalars = Array(text.unicodeScalars)
       let whitespace = try BidiParagraph.trailingWhitespace(scalars)
