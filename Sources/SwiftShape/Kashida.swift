@@ -307,6 +307,17 @@ extension ShapingFont {
     counts.append(contentsOf: repeatElement(0, count: places.count))
     var left = Int64(free)
     var placed = true
+    // Where the places' tatweels are one width (one font), the rounds give each place the same
+    // count, and one more to the first in the order, as many as the free width takes: counted
+    // at once, not a round at a time (see `SpliceWriter.writePiece` for what it bought).
+    if let first = tatweelAdvance[places[order[0]].run], first > 0,
+      places.allSatisfy({ tatweelAdvance[$0.run] == first })
+    {
+      let total = min(Int(left / Int64(first)), places.count * Kashida.maximumPerPlace)
+      let (each, extra) = total.quotientAndRemainder(dividingBy: order.count)
+      for (rank, place) in order.enumerated() { counts[place] = each + (rank < extra ? 1 : 0) }
+      placed = false
+    }
     while placed {
       placed = false
       for place in order where counts[place] < Kashida.maximumPerPlace {

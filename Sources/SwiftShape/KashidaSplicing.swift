@@ -282,18 +282,23 @@ private struct SpliceWriter {
   mutating func writePiece(_ piece: Int) {
     let base = pieces[piece].base
     let starts = (piece == 0 ? 0 : pieces[piece - 1].startsEnd)..<pieces[piece].startsEnd
-    let (out, tatweelStarts, tatweelWidth) = (out, tatweelStarts, tatweelWidth)
-    var written = self.written
-    pieceGlyphs[piece].withGlyphs { glyphs in
-      for var glyph in glyphs {
+    let target = out.baseAddress! + written
+    // (Copied whole, then each cluster moved in place, where each glyph was read and written
+    // whole: with the tatweels counted at once (`insertKashidas`), 151.3 M → 150.7 M instructions
+    // a pass over the Persian lines justified with kashida, callgrind.)
+    let count = pieceGlyphs[piece].withGlyphs { glyphs in
+      if let source = glyphs.baseAddress { target.initialize(from: source, count: glyphs.count) }
+      return glyphs.count
+    }
+    tatweelStarts.withUnsafeBufferPointer { tatweelStarts in
+      for index in 0..<count {
+        let cluster = target[index].cluster
         var before = starts.lowerBound
-        while before < starts.upperBound, tatweelStarts[before] < glyph.cluster { before += 1 }
-        glyph.cluster += base - (before - starts.lowerBound) * tatweelWidth
-        (out.baseAddress! + written).initialize(to: glyph)
-        written += 1
+        while before < starts.upperBound, tatweelStarts[before] < cluster { before += 1 }
+        target[index].cluster = cluster + base - (before - starts.lowerBound) * tatweelWidth
       }
     }
-    self.written = written
+    written += count
   }
 }
 
