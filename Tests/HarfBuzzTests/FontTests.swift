@@ -1,3 +1,4 @@
+import CHarfBuzz
 import TestFixtures
 import Testing
 
@@ -44,6 +45,16 @@ struct FontTests {
     #expect(extents.width > 0 && extents.height < 0)
     let line = font.extents()
     #expect(line.ascender > 0 && line.descender < 0)
+    // Kept from the start for both horizontal directions, as HarfBuzz gives them; vertical ones
+    // asked for each time.
+    for direction in Direction.allCases {
+      var raw = hb_font_extents_t()
+      hb_font_get_extents_for_direction(font.pointer, direction.raw, &raw)
+      #expect(
+        font.extents(for: direction)
+          == FontExtents(ascender: raw.ascender, descender: raw.descender, lineGap: raw.line_gap))
+    }
+    #expect(font.extents(for: .rightToLeft) == line && font.extents(for: .topToBottom) != line)
     #expect(font.variationGlyph(for: "a", selector: "\u{FE00}") == nil)
   }
 

@@ -295,6 +295,8 @@ final class ThreadCache: @unchecked Sendable {
   @exclusivity(unchecked) var kashidaTables = KashidaPieceTables()
   /// The small arrays of kashida lines, lent to each line.
   let kashidaScratch = KashidaScratch()
+  /// Arrays a thread's paragraphs with spans reuse (`SpanStyles`).
+  let spanScratch = SpanScratch()
   @exclusivity(unchecked) var bytes = 0
   @exclusivity(unchecked) var limit = ShapingCache.limit
   @exclusivity(unchecked) var counts = ShapingCache.Statistics()
