@@ -212,26 +212,31 @@ struct ShapingCacheTests {
       (Paths.arabic, ["سلام عليكم سلام", "بب بب يي"], ["ar", "ur", "fa"]),
       (Paths.devanagari, ["क्षत्रिय नमस्ते क्षत्रिय", "नमस्ते र्क नमस्ते"], ["hi", "mr", "ne", "sa"]),
     ]
+    // (Each cluster level: a group's runs are found in its glyphs by binary search where the
+    // level keeps clusters monotone, glyph by glyph where it does not.)
     for (path, lines, languages) in cases {
-      let font = try ShapingFont(file: path)
-      ShapingCache.removeAllOnThisThread()
-      // Enough rounds for each language's table to pass its first lines.
-      let rounds = (2 + ShapingCache.warmUpLines) * languages.count
-      for (round, line) in Array(repeating: lines, count: rounds).flatMap({ $0 }).enumerated() {
-        var options = ShapeOptions()
-        options.paragraph = .auto
-        var start = 0
-        for (index, word) in line.split(separator: " ").enumerated() {
-          let length = word.unicodeScalars.count
-          let language = Language(harfBuzzString: languages[(index + round) % languages.count])
-          options.spans.append(TextSpan(start..<(start + length), language: language))
-          start += length + 1
+      for level in [Buffer.ClusterLevel.monotoneGraphemes, .monotoneCharacters, .characters] {
+        let font = try ShapingFont(file: path)
+        ShapingCache.removeAllOnThisThread()
+        // Enough rounds for each language's table to pass its first lines.
+        let rounds = (2 + ShapingCache.warmUpLines) * languages.count
+        for (round, line) in Array(repeating: lines, count: rounds).flatMap({ $0 }).enumerated() {
+          var options = ShapeOptions()
+          options.paragraph = .auto
+          options.clusterLevel = level
+          var start = 0
+          for (index, word) in line.split(separator: " ").enumerated() {
+            let length = word.unicodeScalars.count
+            let language = Language(harfBuzzString: languages[(index + round) % languages.count])
+            options.spans.append(TextSpan(start..<(start + length), language: language))
+            start += length + 1
+          }
+          let cached = try font.shape(line, options: options)
+          options.usesCache = false
+          let plain = try font.shape(line, options: options)
+          #expect(cached == plain, "\(path) \(line) \(level)")
+          #expect(cached.runs.map(\.language) == plain.runs.map(\.language))
         }
-        let cached = try font.shape(line, options: options)
-        options.usesCache = false
-        let plain = try font.shape(line, options: options)
-        #expect(cached == plain, "\(path) \(line)")
-        #expect(cached.runs.map(\.language) == plain.runs.map(\.language))
       }
     }
     // Languages that select the same systems: one lookup for the line's runs.
