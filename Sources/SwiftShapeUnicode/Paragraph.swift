@@ -158,21 +158,28 @@ public struct ItemizedParagraph: Sendable {
     var split = self
     split.runs = []
     // (Counted first: a span a word cuts a line into thirty runs, and the array grew five times.)
-    var count = runs.count
-    for run in runs {
-      for index in run.range.dropFirst() where fonts[index] != fonts[index - 1] { count += 1 }
-    }
-    split.runs.reserveCapacity(count)
-    for run in runs {
-      var start = run.range.lowerBound
-      for index in run.range where index > start && fonts[index] != fonts[start] {
-        split.runs.append(
-          TextRun(range: start..<index, level: run.level, script: run.script, font: fonts[start]))
-        start = index
+    // (The fonts read through a buffer pointer: through the array, each read checked for its
+    // bounds, splitting took 3.6 M instructions a pass over the English text with a span a word,
+    // now 3.0 M, callgrind.)
+    fonts.withUnsafeBufferPointer { fonts in
+      var count = runs.count
+      for run in runs {
+        precondition(run.range.upperBound <= fonts.count)
+        for index in run.range.dropFirst() where fonts[index] != fonts[index - 1] { count += 1 }
       }
-      split.runs.append(
-        TextRun(range: start..<run.range.upperBound, level: run.level, script: run.script, font: fonts[start])
-      )
+      split.runs.reserveCapacity(count)
+      for run in runs {
+        var start = run.range.lowerBound
+        for index in run.range.dropFirst() where fonts[index] != fonts[index - 1] {
+          split.runs.append(
+            TextRun(range: start..<index, level: run.level, script: run.script, font: fonts[start]))
+          start = index
+        }
+        split.runs.append(
+          TextRun(
+            range: start..<run.range.upperBound, level: run.level, script: run.script, font: fonts[start])
+        )
+      }
     }
     if let first = runs.first, runs.allSatisfy({ $0.level == first.level }) {
       // Runs split from runs of one level: without an array of their levels.
