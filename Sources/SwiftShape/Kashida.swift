@@ -1,4 +1,5 @@
 import HarfBuzz
+import SwiftShapeUnicode
 
 /// Whether justified lines of Arabic script are filled with kashidas (`ShapeOptions.kashida`).
 public enum KashidaMode: String, Sendable, Hashable, Codable, CaseIterable {
@@ -215,11 +216,11 @@ extension ShapingFont {
     var tatweels = scratch.tatweels
     (scratch.places, scratch.order, scratch.counts, scratch.advances, scratch.tatweels) = ([], [], [], [], [])
     defer {
-      places.removeAll(keepingCapacity: true)
-      order.removeAll(keepingCapacity: true)
-      counts.removeAll(keepingCapacity: true)
-      tatweelAdvance.removeAll(keepingCapacity: true)
-      tatweels.removeAll(keepingCapacity: true)
+      places.removeAllKeepingCapacity()
+      order.removeAllKeepingCapacity()
+      counts.removeAllKeepingCapacity()
+      tatweelAdvance.removeAllKeepingCapacity()
+      tatweels.removeAllKeepingCapacity()
       (scratch.places, scratch.order, scratch.counts, scratch.advances, scratch.tatweels) = (
         places, order, counts, tatweelAdvance, tatweels
       )
@@ -338,7 +339,7 @@ extension ShapingFont {
       for runIndex in line.runs.indices {
         // (In the text's order: a run's places were found so. The array is the thread's, emptied
         // for each run: made for each, it was a `malloc` and a `free` a run.)
-        tatweels.removeAll(keepingCapacity: true)
+        tatweels.removeAllKeepingCapacity()
         for (index, place) in places.enumerated() where place.run == runIndex && counts[index] > 0 {
           tatweels.append(TatweelPlace(scalar: place.scalar, count: counts[index]))
         }

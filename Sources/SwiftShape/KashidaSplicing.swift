@@ -1,4 +1,5 @@
 import HarfBuzz
+import SwiftShapeUnicode
 
 // Speed: a kashida line's run shaped again only where its tatweels are. The plain path
 // (`insertKashidas`) shapes the whole run again with them; this shapes each space-delimited
@@ -54,9 +55,9 @@ extension ShapingFont {
     var tatweelStarts = scratch.tatweelStarts
     (scratch.pieces, scratch.pieceGlyphs, scratch.tatweelStarts) = ([], [], [])
     defer {
-      pieces.removeAll(keepingCapacity: true)
-      pieceGlyphs.removeAll(keepingCapacity: true)
-      tatweelStarts.removeAll(keepingCapacity: true)
+      pieces.removeAllKeepingCapacity()
+      pieceGlyphs.removeAllKeepingCapacity()
+      tatweelStarts.removeAllKeepingCapacity()
       (scratch.pieces, scratch.pieceGlyphs, scratch.tatweelStarts) = (pieces, pieceGlyphs, tatweelStarts)
     }
     for place in tatweels.lazy.map(\.scalar) {

@@ -1,4 +1,5 @@
 import HarfBuzz
+import SwiftShapeUnicode
 
 /// A paragraph's spans resolved against its text and font: the style of each scalar, and the
 /// features the spans add as ranged features.
@@ -224,11 +225,11 @@ struct SpanStyles {
     var over = scratch.over
     (scratch.scalarAt, scratch.ranges, scratch.cutting, scratch.edges, scratch.over) = ([], [], [], [], [])
     defer {
-      scalarAt.removeAll(keepingCapacity: true)
-      ranges.removeAll(keepingCapacity: true)
-      cutting.removeAll(keepingCapacity: true)
-      edges.removeAll(keepingCapacity: true)
-      over.removeAll(keepingCapacity: true)
+      scalarAt.removeAllKeepingCapacity()
+      ranges.removeAllKeepingCapacity()
+      cutting.removeAllKeepingCapacity()
+      edges.removeAllKeepingCapacity()
+      over.removeAllKeepingCapacity()
       (scratch.scalarAt, scratch.ranges, scratch.cutting, scratch.edges, scratch.over) = (
         scalarAt, ranges, cutting, edges, over
       )
@@ -310,7 +311,7 @@ struct SpanStyles {
       defer { stretchStart = stretchEnd }
       let scalar = stretchStart
       if over.count == 1 {
-        if ranges[over[0]].upperBound <= scalar { over.removeAll(keepingCapacity: true) }
+        if ranges[over[0]].upperBound <= scalar { over.removeAllKeepingCapacity() }
       } else if !over.isEmpty {
         over.removeAll { ranges[$0].upperBound <= scalar }
       }

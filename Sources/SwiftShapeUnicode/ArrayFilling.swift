@@ -74,3 +74,15 @@ package struct UninitializedWriter<Element>: Sequence {
     return (makeIterator(), written)
   }
 }
+
+extension Array {
+  /// Empties the array and keeps its storage, without a call where it is empty already:
+  /// `removeAll(keepingCapacity:)` goes through `replaceSubrange` whatever the count, about 60
+  /// instructions (the shaping cache empties its batch's six arrays for each run of a paragraph,
+  /// most of them empty: with its other arrays emptied so, 97.4 M → 95.1 M instructions a pass
+  /// over the mixed text's paragraphs on HarfBuzz 15.0.0, callgrind).
+  @inlinable @inline(__always)
+  package mutating func removeAllKeepingCapacity() {
+    if !isEmpty { removeAll(keepingCapacity: true) }
+  }
+}

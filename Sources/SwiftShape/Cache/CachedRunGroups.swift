@@ -1,4 +1,5 @@
 import HarfBuzz
+import SwiftShapeUnicode
 
 // Speed: a paragraph's runs that differ only in language, shaped as one piece of text through the
 // shaping cache, each run's glyphs then taken from it. A span of language a word cuts two runs a
@@ -61,7 +62,7 @@ extension ShapingFont {
           return
         }
       }
-      cache.missingCuts.removeAll(keepingCapacity: true)
+      cache.missingCuts.removeAllKeepingCapacity()
       guard
         try shapeRunCached(
           units: units, item: item, runOptions: runOptions, clusterStart: clusterStarts[group.lowerBound],

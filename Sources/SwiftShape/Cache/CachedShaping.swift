@@ -1,4 +1,5 @@
 import HarfBuzz
+import SwiftShapeUnicode
 
 #if canImport(Glibc)
   import Glibc
@@ -175,7 +176,7 @@ extension ShapingFont {
     let (cuts, beforeSpaces, forced) = (cutStorage, beforeSpacesStorage, forcedStorage)
     if !requiredCuts.isEmpty {
       // The required cuts not made, for the caller to shape the text apart at them.
-      cache.missingCuts.removeAll(keepingCapacity: true)
+      cache.missingCuts.removeAllKeepingCapacity()
       var next = 0
       for required in requiredCuts {
         while next < cuts.count, cuts[next] < required { next += 1 }
@@ -253,9 +254,9 @@ extension ShapingFont {
     swap(&made, &cache.made)
     swap(&batch, &cache.batch)
     defer {
-      found.removeAll(keepingCapacity: true)
-      keys.removeAll(keepingCapacity: true)
-      made.removeAll(keepingCapacity: true)
+      found.removeAllKeepingCapacity()
+      keys.removeAllKeepingCapacity()
+      made.removeAllKeepingCapacity()
       batch.removeAll()
       swap(&found, &cache.found)
       swap(&keys, &cache.keys)
@@ -407,7 +408,7 @@ extension ShapingFont {
     var made = batch.shaped
     (batch.bytes, batch.starts, batch.shaped) = ([], [], [])
     defer { (batch.bytes, batch.starts, batch.shaped) = (run, starts, made) }
-    made.removeAll(keepingCapacity: true)
+    made.removeAllKeepingCapacity()
     let (pieces, edges) = (batch.texts, batch.edges)
     for piece in pieces {
       starts.append(run.count)

@@ -1,6 +1,8 @@
 // The shaping cache's cuts (see ShapingCache.swift): where a text is cut into pieces shaped
 // apart, at its runs of spaces, as the characters on either side allow.
 
+import SwiftShapeUnicode
+
 extension ShapingFont {
   /// Where the pieces start, and the end of the text: at each run of spaces, after it when the
   /// character that follows may follow a space shaped apart (`SpaceJoints.mayFollowSpace`), else
@@ -17,9 +19,9 @@ extension ShapingFont {
     _ bytes: UnsafeBufferPointer<UInt8>, joints: SpaceJoints, table: ThreadCache.Table, cache: ThreadCache,
     required: [Int], into cuts: inout [Int], beforeSpaces: inout [Bool], forced: inout [Int]
   ) {
-    cuts.removeAll(keepingCapacity: true)
-    beforeSpaces.removeAll(keepingCapacity: true)
-    forced.removeAll(keepingCapacity: true)
+    cuts.removeAllKeepingCapacity()
+    beforeSpaces.removeAllKeepingCapacity()
+    forced.removeAllKeepingCapacity()
     cuts.append(0)
     beforeSpaces.append(false)
     // What each character allows, worked out once a table.

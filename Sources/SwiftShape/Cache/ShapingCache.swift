@@ -1,5 +1,6 @@
 import CThreadSlots
 import HarfBuzz
+import SwiftShapeUnicode
 
 #if canImport(Glibc)
   import Glibc
@@ -399,12 +400,12 @@ final class ThreadCache: @unchecked Sendable {
     var shaped: [Piece] = []
 
     mutating func removeAll() {
-      pieces.removeAll(keepingCapacity: true)
-      texts.removeAll(keepingCapacity: true)
-      edges.removeAll(keepingCapacity: true)
-      bytes.removeAll(keepingCapacity: true)
-      starts.removeAll(keepingCapacity: true)
-      shaped.removeAll(keepingCapacity: true)
+      pieces.removeAllKeepingCapacity()
+      texts.removeAllKeepingCapacity()
+      edges.removeAllKeepingCapacity()
+      bytes.removeAllKeepingCapacity()
+      starts.removeAllKeepingCapacity()
+      shaped.removeAllKeepingCapacity()
     }
   }
 
