@@ -280,9 +280,10 @@ extension ShapingFont {
     }
     guard !places.isEmpty else { return [] }
     // Tatweels, a round at a time over the places by priority, while they fit.
-    // (By priority, 1 to 5, a pass each: sorting by priority and scalar was a tenth of placing.)
-    // (Counted, then each written at its priority's next slot: five passes over the places, one a
-    // priority, mispredicted most of their branches, callgrind's branch simulation.)
+    // (The places ordered by priority, 1 to 5, by counting them and writing each at its
+    // priority's next slot: sorting by priority and scalar was a tenth of placing, and five passes
+    // over the places, one a priority, mispredicted most of their branches, callgrind's branch
+    // simulation.)
     order.append(contentsOf: repeatElement(0, count: places.count))
     withUnsafeTemporaryAllocation(of: Int.self, capacity: 14) { counters in
       // Where each priority's places start in `order` (`bounds[priority]`, and where they end, at

@@ -236,7 +236,10 @@ struct SpanStyles {
     }
     scalarAt.append(contentsOf: repeatElement(-1, count: length + 1))
     scalarAt.withUnsafeMutableBufferPointer { scalarAt in
-      for (scalar, offset) in offsets.enumerated() { scalarAt[offset] = scalar }
+      for (scalar, offset) in offsets.enumerated() {
+        precondition(offset >= 0 && offset <= length, "offsets out of the text")
+        scalarAt[offset] = scalar
+      }
     }
     func fail(_ index: Int, _ reason: String) -> ShapingError {
       ShapingError(.invalidArgument, input: "span \(index + 1)", reason: reason)

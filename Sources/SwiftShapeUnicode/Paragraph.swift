@@ -164,6 +164,8 @@ public struct ItemizedParagraph: Sendable {
     fonts.withUnsafeBufferPointer { fonts in
       var count = runs.count
       for run in runs {
+        // (Each run's first scalar is read: in the text, as the array's checks had it.)
+        precondition(run.range.lowerBound >= 0 && run.range.lowerBound < fonts.count)
         precondition(run.range.upperBound <= fonts.count)
         for index in run.range.dropFirst() where fonts[index] != fonts[index - 1] { count += 1 }
       }
