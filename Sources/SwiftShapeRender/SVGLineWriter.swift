@@ -1,5 +1,5 @@
 import HarfBuzz
-import SwiftShape
+@_spi(Writers) import SwiftShape
 
 // Speed: drawing a long text as SVG from compact lines, on several threads. This file exists for
 // speed; the plain path (`SVGRenderer.writeSVG(_:expected:options:to:)`) draws anything, this one

@@ -1,7 +1,7 @@
 // SVG text as UTF-8 bytes, with coordinates formatted straight into them.
 
 import HarfBuzz
-import SwiftShape
+@_spi(Writers) import SwiftShape
 
 /// SVG text as UTF-8 bytes, written with string literals or appended piece by piece: `Double`s
 /// are coordinates, with at most two decimals and no trailing zeros (deterministic text),

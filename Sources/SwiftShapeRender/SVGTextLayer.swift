@@ -1,4 +1,4 @@
-import SwiftShape
+@_spi(Writers) import SwiftShape
 
 // The text layer of an SVG (`SVGOptions.textLayer`): each cluster's characters as transparent text
 // over its glyphs, so that a browser can find, select and copy the text, and a screen reader read

@@ -1,5 +1,5 @@
 import HarfBuzz
-import SwiftShape
+@_spi(Writers) import SwiftShape
 
 /// Shaping requests as JSON Lines, for programs that drive SwiftShape without paying its start-up
 /// for every call: each request is one JSON object on a line, each answer one line.

@@ -2,7 +2,7 @@ import Foundation
 import TestFixtures
 import Testing
 
-@testable import SwiftShape
+@_spi(Writers) @testable import SwiftShape
 
 /// SwiftShape's JSON document has one writer with two layouts, compact and pretty. Whatever a
 /// result holds, the compact form is the pretty form minified, the pretty form is the compact one

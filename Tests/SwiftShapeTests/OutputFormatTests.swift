@@ -3,7 +3,7 @@ import HarfBuzz
 import TestFixtures
 import Testing
 
-@testable import SwiftShape
+@_spi(Writers) @testable import SwiftShape
 
 @Suite("Output formats")
 struct OutputFormatTests {

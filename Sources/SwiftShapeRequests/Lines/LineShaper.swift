@@ -1,4 +1,4 @@
-import SwiftShape
+@_spi(Writers) import SwiftShape
 
 /// Where a line shaper's output goes: bytes in input order, and a flush when the input would
 /// wait.
