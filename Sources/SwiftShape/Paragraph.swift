@@ -606,7 +606,7 @@ extension Script {
 
 extension ShapeOptions {
   /// These options with `features` after their own.
-  fileprivate func addingFeatures(_ features: [Feature]) -> ShapeOptions {
+  func addingFeatures(_ features: [Feature]) -> ShapeOptions {
     var options = self
     options.features += features
     return options
