@@ -380,9 +380,13 @@ extension SVGRenderer {
           if textLayer {
             var placed: [(cluster: Int, pen: Double, next: Double, style: Int)] = []
             placed.reserveCapacity(line.glyphs.count)
-            line.place(originY: originY) { glyph, penBefore, penAfter, _, _ in
-              let style = line.glyphStyles.isEmpty ? 0 : line.glyphStyles[placed.count]
-              placed.append((Int(glyph.cluster), penBefore, penAfter, style))
+            // (The styles read through a buffer pointer: read through the line, their array was
+            // retained and released for each glyph.)
+            line.glyphStyles.withUnsafeBufferPointer { glyphStyles in
+              _ = line.place(originY: originY) { glyph, penBefore, penAfter, _, _ in
+                let style = glyphStyles.isEmpty ? 0 : glyphStyles[placed.count]
+                placed.append((Int(glyph.cluster), penBefore, penAfter, style))
+              }
             }
             svg.appendTextLayer(
               TextLayer.clusters(
