@@ -132,7 +132,10 @@ extension SVGRenderer {
     var defined: [(face: Int, glyph: UInt32)] = []
     var view: Box?
     var top = 0.0
-    for line in lines {
+    // (Lines read in place, here and below: each copied out of the array retained and released
+    // its five arrays and strings.)
+    for index in lines.indices {
+      let line = lines[index]
       let originX = Double(line.x)
       let originY = top + ascender
       baselines.append(originY)
@@ -176,8 +179,8 @@ extension SVGRenderer {
     var ranges: [Range<Int>] = []
     var first = 0
     var glyphs = 0
-    for (index, line) in lines.enumerated() {
-      glyphs += line.glyphs.count + 1
+    for index in lines.indices {
+      glyphs += lines[index].glyphs.count + 1
       if glyphs >= 1024 || index == lines.count - 1 {
         ranges.append(first..<index + 1)
         first = index + 1
@@ -303,7 +306,8 @@ extension SVGRenderer {
       let baselineRoom = UnsafeMutablePointer<UInt8>.allocate(capacity: ByteBuffer.Cursor.longestCoordinate)
       defer { baselineRoom.deallocate() }
       pieces.bytes.withUnsafeBufferPointer { bytes in
-        for (line, originY) in zip(lines, baselines) {
+        for index in lines.indices {
+          let (line, originY) = (lines[index], baselines[index])
           lineStart.withUnsafeBufferPointer { svg.append($0) }
           var baselineCursor = ByteBuffer.Cursor(baselineRoom)
           baselineCursor.coordinate(originY)
