@@ -148,7 +148,7 @@ extension ShapingFont {
     if options.clusterLevel == .monotoneGraphemes || options.clusterLevel == .monotoneCharacters {
       return spliceMonotone(
         run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts,
-        tatweelWidth: tatweelWidth, offsets: offsets)
+        tatweelWidth: tatweelWidth, offsets: offsets, options: options)
     }
     let runStart = offsets[from]
     let runLength = offsets[to] - runStart
@@ -164,7 +164,7 @@ extension ShapingFont {
       }
       return splice(
         run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts,
-        tatweelWidth: tatweelWidth, runStart: runStart, pieceAt: pieceAt, placed: placed)
+        tatweelWidth: tatweelWidth, runStart: runStart, pieceAt: pieceAt, placed: placed, options: options)
     }
   }
 
@@ -175,12 +175,13 @@ extension ShapingFont {
   /// each run and read for each glyph, took 3 M instructions a pass, callgrind.)
   private func spliceMonotone(
     _ run: ShapedRun, pieces: [TatweelPiece], pieceGlyphs: [TatweelPieceGlyphs], tatweelStarts: [Int],
-    tatweelWidth: Int, offsets: [Int]
+    tatweelWidth: Int, offsets: [Int], options: ShapeOptions
   ) -> ShapedRun? {
     let ascending = run.direction != .rightToLeft
     var spliced = true
     let glyphs = SpliceWriter.glyphs(
-      run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts, tatweelWidth: tatweelWidth
+      run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts, tatweelWidth: tatweelWidth,
+      font: self, options: options
     ) { writer in
       let source = writer.source
       // The pieces in the run's order: the text's, or its reverse.
@@ -209,11 +210,12 @@ extension ShapingFont {
   private func splice(
     _ run: ShapedRun, pieces: [TatweelPiece], pieceGlyphs: [TatweelPieceGlyphs], tatweelStarts: [Int],
     tatweelWidth: Int, runStart: Int, pieceAt: UnsafeMutableBufferPointer<Int32>,
-    placed: UnsafeMutableBufferPointer<Int32>
+    placed: UnsafeMutableBufferPointer<Int32>, options: ShapeOptions
   ) -> ShapedRun? {
     var spliced = true
     let glyphs = SpliceWriter.glyphs(
-      run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts, tatweelWidth: tatweelWidth
+      run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts, tatweelWidth: tatweelWidth,
+      font: self, options: options
     ) { writer in
       let source = writer.source
       var current = -1
@@ -253,19 +255,25 @@ private struct SpliceWriter {
   let pieceGlyphs: [TatweelPieceGlyphs]
   let tatweelStarts: [Int]
   let tatweelWidth: Int
+  /// The font, and whether the options ask for names and extents, for the glyphs of pieces from
+  /// the cache (`ShapingFont.finishGlyphs`).
+  unowned(unsafe) let font: ShapingFont
+  let names: Bool
+  let extents: Bool
   var written = 0
 
   /// The glyphs `body` writes for `run`, with room for the run's and the pieces'.
   static func glyphs(
     _ run: ShapedRun, pieces: [TatweelPiece], pieceGlyphs: [TatweelPieceGlyphs], tatweelStarts: [Int],
-    tatweelWidth: Int, _ body: (inout SpliceWriter) -> Void
+    tatweelWidth: Int, font: ShapingFont, options: ShapeOptions, _ body: (inout SpliceWriter) -> Void
   ) -> [ShapedGlyph] {
     let capacity = pieceGlyphs.reduce(run.glyphs.count) { $0 + $1.count }
     return [ShapedGlyph](capacity: capacity) { out in
       run.glyphs.withUnsafeBufferPointer { source in
         var writer = SpliceWriter(
           out: out, source: source, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts,
-          tatweelWidth: tatweelWidth)
+          tatweelWidth: tatweelWidth, font: font, names: options.includeGlyphNames,
+          extents: options.includeExtents)
         body(&writer)
         return writer.written
       }
@@ -287,10 +295,7 @@ private struct SpliceWriter {
     // (Copied whole, then each cluster moved in place, where each glyph was read and written
     // whole: with the tatweels counted at once (`insertKashidas`), 151.3 M → 150.7 M instructions
     // a pass over the Persian lines justified with kashida, callgrind.)
-    let count = pieceGlyphs[piece].withGlyphs { glyphs in
-      if let source = glyphs.baseAddress { target.initialize(from: source, count: glyphs.count) }
-      return glyphs.count
-    }
+    let count = pieceGlyphs[piece].write(to: target, font: font, names: names, extents: extents)
     tatweelStarts.withUnsafeBufferPointer { tatweelStarts in
       for index in 0..<count {
         let cluster = target[index].cluster
@@ -310,9 +315,21 @@ struct TatweelPieceGlyphs {
 
   var count: Int { cached?.glyphCount ?? shaped.count }
 
-  func withGlyphs<Result>(_ body: (UnsafeBufferPointer<ShapedGlyph>) -> Result) -> Result {
-    if let cached { return cached.withGlyphs(body) }
-    return shaped.withUnsafeBufferPointer(body)
+  /// Writes its glyphs to `target` (those from the cache with their names and extents where
+  /// asked for), and returns how many.
+  func write(to target: UnsafeMutablePointer<ShapedGlyph>, font: ShapingFont, names: Bool, extents: Bool) -> Int {
+    if let cached {
+      return cached.withGlyphs { glyphs in
+        PieceGlyph.write(glyphs, to: target, clusterOffset: 0)
+        font.finishGlyphs(
+          UnsafeMutableBufferPointer(start: target, count: glyphs.count), names: names, extents: extents)
+        return glyphs.count
+      }
+    }
+    return shaped.withUnsafeBufferPointer { glyphs in
+      if let source = glyphs.baseAddress { target.initialize(from: source, count: glyphs.count) }
+      return glyphs.count
+    }
   }
 }
 

@@ -111,7 +111,10 @@ extension ShapingFont {
     cache: ThreadCache, into result: inout ShapeResult
   ) throws -> Bool {
     let (guessedDirection, guessedScript, language) = Self.guessProperties(bytes, options: givenOptions)
-    guard let direction = guessedDirection, let script = guessedScript, direction.isHorizontal else {
+    // (Pieces keep clusters in 32 bits, `PieceGlyph`.)
+    guard let direction = guessedDirection, let script = guessedScript, direction.isHorizontal,
+      bytes.count < Int(Int32.max)
+    else {
       cache.counts.bypassed += 1
       return false
     }
@@ -206,7 +209,7 @@ extension ShapingFont {
     func keep(_ stored: Piece, key: UInt64) {
       guard table.keeps() else { return }
       table.pieces.insert(key, stored)
-      cache.bytes += 64 + stored.textCount + stored.glyphCount * MemoryLayout<ShapedGlyph>.stride
+      cache.bytes += stored.byteCount
     }
     cache.counts.lines += 1
     cache.counts.pieces += count
@@ -400,6 +403,8 @@ extension ShapingFont {
   ) throws {
     var runOptions = options
     (runOptions.direction, runOptions.script, runOptions.language) = properties
+    // (Names and extents are not kept in pieces: filled in as their glyphs are copied out.)
+    (runOptions.includeGlyphNames, runOptions.includeExtents) = (false, false)
     if !atStart { runOptions.bufferFlags.remove(.beginningOfText) }
     if !atEnd { runOptions.bufferFlags.remove(.endOfText) }
     // (The batch's storage, lent and given back: made anew, three arrays a batch.)
@@ -457,10 +462,10 @@ extension ShapingFont {
           made.append(
             Piece.make(text: pieces[piece], edges: edges[piece], glyphCount: end - first) { out in
               for (at, index) in order[first..<end].enumerated() {
-                var glyph = glyphs[Int(index)]
+                let glyph = glyphs[Int(index)]
                 let byte = glyph.cluster
-                glyph.cluster = units.isEmpty ? byte - start : Int(units[byte] - units[start])
-                (out + at).initialize(to: glyph)
+                (out + at).initialize(
+                  to: PieceGlyph(glyph, cluster: units.isEmpty ? byte - start : Int(units[byte] - units[start])))
               }
             })
           first = end
@@ -504,16 +509,12 @@ extension ShapingFont {
         let start = at
         at += pieces[piece]!._withUnsafeGuaranteedRef {
           $0.withGlyphs { source in
-            guard let from = source.baseAddress else { return 0 }
-            let to = buffer.baseAddress! + start
-            to.update(from: from, count: source.count)
-            if offset != 0 {
-              for glyph in 0..<source.count { to[glyph].cluster += offset }
-            }
+            PieceGlyph.write(source, to: buffer.baseAddress! + start, clusterOffset: offset)
             return source.count
           }
         }
       }
+      finishGlyphs(buffer, options: options)
     }
     result.runs[0].fill(identity: identity, unit: unit, scale: scale, properties: properties) { glyphs in
       guard glyphs.capacity >= total else {

@@ -11,8 +11,8 @@ import HarfBuzz
 // allocation, in a table that holds them retained by hand.
 
 extension ThreadCache {
-  /// A piece's text's UTF-8, then its glyphs (clusters from the piece's start in the options'
-  /// unit), in one allocation.
+  /// A piece's text's UTF-8, then its glyphs (`PieceGlyph`, clusters from the piece's start in the
+  /// options' unit), in one allocation.
   ///
   /// Speed: a piece kept was three allocations (itself, its glyphs' array, its text's), and each
   /// piece found was retained and released for its glyphs' array. The English text's first pass,
@@ -21,14 +21,14 @@ extension ThreadCache {
   /// instructions a pass). The text first, beside the header, where a piece found is compared
   /// with the line's text: one line of the processor's cache read where two were (the mixed
   /// text in paragraphs, 5% less time, `perf stat`).
-  final class Piece: ManagedBuffer<PieceHeader, ShapedGlyph> {
+  final class Piece: ManagedBuffer<PieceHeader, PieceGlyph> {
     /// A piece of `text` shaped with `edges`, its `glyphCount` glyphs written (initialized) by
     /// `write`.
     static func make(
       text: UnsafeBufferPointer<UInt8>, edges: UInt8, glyphCount: Int,
-      write: (UnsafeMutablePointer<ShapedGlyph>) -> Void
+      write: (UnsafeMutablePointer<PieceGlyph>) -> Void
     ) -> Piece {
-      let stride = MemoryLayout<ShapedGlyph>.stride
+      let stride = MemoryLayout<PieceGlyph>.stride
       let textSlots = (text.count + stride - 1) / stride
       let made = Piece.create(minimumCapacity: textSlots + glyphCount) { _ in
         PieceHeader(edges: edges, textCount: text.count, glyphCount: glyphCount, glyphStart: textSlots)
@@ -48,7 +48,9 @@ extension ThreadCache {
       text: UnsafeBufferPointer<UInt8>, edges: UInt8, glyphs: UnsafeBufferPointer<ShapedGlyph>
     ) -> Piece {
       make(text: text, edges: edges, glyphCount: glyphs.count) { elements in
-        if let source = glyphs.baseAddress { elements.initialize(from: source, count: glyphs.count) }
+        for index in glyphs.indices {
+          (elements + index).initialize(to: PieceGlyph(glyphs[index], cluster: glyphs[index].cluster))
+        }
       }
     }
 
@@ -66,8 +68,11 @@ extension ThreadCache {
     /// The bytes of its text.
     var textCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.textCount } }
 
+    /// The bytes it takes.
+    var byteCount: Int { 64 + textCount + glyphCount * MemoryLayout<PieceGlyph>.stride }
+
     /// Calls `body` with its glyphs, in place.
-    func withGlyphs<Result>(_ body: (UnsafeBufferPointer<ShapedGlyph>) throws -> Result) rethrows -> Result {
+    func withGlyphs<Result>(_ body: (UnsafeBufferPointer<PieceGlyph>) throws -> Result) rethrows -> Result {
       try withUnsafeMutablePointers { header, elements in
         try body(
           UnsafeBufferPointer(start: elements + header.pointee.glyphStart, count: header.pointee.glyphCount))
@@ -90,6 +95,46 @@ extension ThreadCache {
     let glyphCount: Int
     /// Where the glyphs start among the elements (after the text's, whose bytes fill as many).
     let glyphStart: Int
+  }
+}
+
+/// A glyph as a piece of the shaping cache keeps it: what HarfBuzz gives, without the name and
+/// the extents a `ShapedGlyph` may carry (filled in again as the piece's glyphs are copied out,
+/// when the options ask for them: `ShapingFont.copyGlyphs`), its cluster in 32 bits (the cache
+/// takes no text of 2 GiB or more).
+///
+/// Speed: 28 bytes where a `ShapedGlyph` takes 64. Copying the pieces' glyphs out into each line
+/// was the largest part of a paragraph's time after HarfBuzz's (`memmove`, 9% of the mixed text
+/// in paragraphs on HarfBuzz 15.0.0, most of it waiting for the pieces' memory, `perf`); a piece
+/// now takes less than half the memory, and its first four lines of the processor's cache, asked
+/// for as it is found (`prefetch`), hold the glyphs of most words.
+struct PieceGlyph: BitwiseCopyable {
+  var id: UInt32
+  var cluster: Int32
+  var xAdvance, yAdvance, xOffset, yOffset: Int32
+  var flags: UInt32
+
+  /// Writes `glyphs` to `target` as shaped glyphs without names or extents, each cluster moved by
+  /// `clusterOffset`.
+  static func write(
+    _ glyphs: UnsafeBufferPointer<PieceGlyph>, to target: UnsafeMutablePointer<ShapedGlyph>, clusterOffset: Int
+  ) {
+    for index in glyphs.indices {
+      let glyph = glyphs[index]
+      (target + index).initialize(
+        to: ShapedGlyph(
+          id: glyph.id, cluster: Int(glyph.cluster) + clusterOffset, xAdvance: glyph.xAdvance,
+          yAdvance: glyph.yAdvance, xOffset: glyph.xOffset, yOffset: glyph.yOffset,
+          flags: GlyphFlags(rawValue: glyph.flags)))
+    }
+  }
+
+  /// `glyph`, its cluster made `cluster` (an offset into a text the cache takes).
+  init(_ glyph: ShapedGlyph, cluster: Int) {
+    id = glyph.id
+    self.cluster = Int32(truncatingIfNeeded: cluster)
+    (xAdvance, yAdvance, xOffset, yOffset) = (glyph.xAdvance, glyph.yAdvance, glyph.xOffset, glyph.yOffset)
+    flags = glyph.flags.rawValue
   }
 }
 
@@ -239,4 +284,20 @@ enum PieceHash {
 
 extension UInt64 {
   fileprivate func rotatedLeft(_ count: UInt64) -> UInt64 { self << count | self >> (64 - count) }
+}
+
+extension ShapingFont {
+  /// Gives glyphs copied out of the cache's pieces (`PieceGlyph.write`) the names and extents
+  /// `options` ask for, as shaping gives them.
+  func finishGlyphs(_ glyphs: UnsafeMutableBufferPointer<ShapedGlyph>, options: ShapeOptions) {
+    finishGlyphs(glyphs, names: options.includeGlyphNames, extents: options.includeExtents)
+  }
+
+  /// Gives glyphs copied out of the cache's pieces their names, their extents, or both.
+  func finishGlyphs(_ glyphs: UnsafeMutableBufferPointer<ShapedGlyph>, names: Bool, extents: Bool) {
+    if names { self.names.fill(glyphs, font: font) }
+    if extents {
+      for index in glyphs.indices { glyphs[index].extents = font.glyphExtents(glyphs[index].id) }
+    }
+  }
 }

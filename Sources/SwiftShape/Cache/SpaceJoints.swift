@@ -34,10 +34,20 @@ struct SpaceJoints: Sendable {
     -> Bool
   {
     guard let dottedCircle, glyphs.contains(where: { $0.id == dottedCircle }) else { return false }
+    return !Self.holdsDottedCircle(text)
+  }
+
+  /// Whether a piece's glyphs hold a dotted circle that its text does not.
+  func insertedDottedCircle(_ glyphs: UnsafeBufferPointer<PieceGlyph>, text: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
+    guard let dottedCircle, glyphs.contains(where: { $0.id == dottedCircle }) else { return false }
+    return !Self.holdsDottedCircle(text)
+  }
+
+  private static func holdsDottedCircle(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
     // U+25CC in UTF-8: E2 97 8C.
-    return !(0..<max(0, text.count - 2)).contains {
-      text[$0] == 0xE2 && text[$0 + 1] == 0x97 && text[$0 + 2] == 0x8C
-    }
+    (0..<max(0, text.count - 2)).contains { text[$0] == 0xE2 && text[$0 + 1] == 0x97 && text[$0 + 2] == 0x8C }
   }
 
   /// Whether a piece whose first character has `glyph` as its nominal glyph may follow a space

@@ -61,19 +61,31 @@ final class GlyphNames: @unchecked Sendable {
     let glyphCount = glyphCount
     let font = Unmanaged.passUnretained(font)
     ShapedGlyph.fill(&glyphs, from: buffer) { glyph in
-      let index = Int(glyph.id)
-      // A glyph ID past the font's glyphs (a not-found glyph given by the options) is not kept.
-      guard index < glyphCount else {
-        glyph.internedName = InternedName(font._withUnsafeGuaranteedRef { $0.glyphLabel(glyph.id) })
-        return
-      }
-      if let name = InternedName(bits: slots[index].load(ordering: .acquiring)) {
-        glyph.internedName = name
-      } else {
-        let name = InternedName(font._withUnsafeGuaranteedRef { $0.glyphLabel(glyph.id) })
-        slots[index].store(name.bits, ordering: .releasing)
-        glyph.internedName = name
-      }
+      glyph.internedName = Self.name(of: glyph.id, slots: slots, glyphCount: glyphCount, font: font)
     }
+  }
+
+  /// Gives each of `glyphs` its name: `font` names a glyph not seen before.
+  func fill(_ glyphs: UnsafeMutableBufferPointer<ShapedGlyph>, font: Font) {
+    let slots = slots()
+    let font = Unmanaged.passUnretained(font)
+    for index in glyphs.indices {
+      glyphs[index].internedName = Self.name(
+        of: glyphs[index].id, slots: slots, glyphCount: glyphCount, font: font)
+    }
+  }
+
+  /// The name of glyph `id`, from its slot, or from `font` (and then kept in its slot).
+  @inline(__always)
+  private static func name(
+    of id: UInt32, slots: UnsafeMutablePointer<Atomic<UInt>>, glyphCount: Int, font: Unmanaged<Font>
+  ) -> InternedName {
+    let index = Int(id)
+    // A glyph ID past the font's glyphs (a not-found glyph given by the options) is not kept.
+    guard index < glyphCount else { return InternedName(font._withUnsafeGuaranteedRef { $0.glyphLabel(id) }) }
+    if let name = InternedName(bits: slots[index].load(ordering: .acquiring)) { return name }
+    let name = InternedName(font._withUnsafeGuaranteedRef { $0.glyphLabel(id) })
+    slots[index].store(name.bits, ordering: .releasing)
+    return name
   }
 }
