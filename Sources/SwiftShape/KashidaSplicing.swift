@@ -317,7 +317,9 @@ struct TatweelPieceGlyphs {
 
   /// Writes its glyphs to `target` (those from the cache with their names and extents where
   /// asked for), and returns how many.
-  func write(to target: UnsafeMutablePointer<ShapedGlyph>, font: ShapingFont, names: Bool, extents: Bool) -> Int {
+  func write(to target: UnsafeMutablePointer<ShapedGlyph>, font: ShapingFont, names: Bool, extents: Bool)
+    -> Int
+  {
     if let cached {
       return cached.withGlyphs { glyphs in
         PieceGlyph.write(glyphs, to: target, clusterOffset: 0)

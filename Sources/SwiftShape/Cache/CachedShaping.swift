@@ -465,7 +465,8 @@ extension ShapingFont {
                 let glyph = glyphs[Int(index)]
                 let byte = glyph.cluster
                 (out + at).initialize(
-                  to: PieceGlyph(glyph, cluster: units.isEmpty ? byte - start : Int(units[byte] - units[start])))
+                  to: PieceGlyph(
+                    glyph, cluster: units.isEmpty ? byte - start : Int(units[byte] - units[start])))
               }
             })
           first = end

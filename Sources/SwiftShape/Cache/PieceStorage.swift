@@ -117,7 +117,8 @@ struct PieceGlyph: BitwiseCopyable {
   /// Writes `glyphs` to `target` as shaped glyphs without names or extents, each cluster moved by
   /// `clusterOffset`.
   static func write(
-    _ glyphs: UnsafeBufferPointer<PieceGlyph>, to target: UnsafeMutablePointer<ShapedGlyph>, clusterOffset: Int
+    _ glyphs: UnsafeBufferPointer<PieceGlyph>, to target: UnsafeMutablePointer<ShapedGlyph>,
+    clusterOffset: Int
   ) {
     for index in glyphs.indices {
       let glyph = glyphs[index]
