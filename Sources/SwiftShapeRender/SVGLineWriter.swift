@@ -40,7 +40,8 @@ extension SVGRenderer {
     let base: TextLayer.Style
 
     init(
-      glyphs: [Glyph], x: Int32, units: TextUnits, range: Range<Int>, title: String?, styles: [TextLayer.Style],
+      glyphs: [Glyph], x: Int32, units: TextUnits, range: Range<Int>, title: String?,
+      styles: [TextLayer.Style],
       glyphStyles: [Int], base: TextLayer.Style
     ) {
       (self.glyphs, self.x, self.units, self.range, self.title) = (glyphs, x, units, range, title)
