@@ -100,7 +100,7 @@ extension ThreadCache {
 
 /// A glyph as a piece of the shaping cache keeps it: what HarfBuzz gives, without the name and
 /// the extents a `ShapedGlyph` may carry (filled in again as the piece's glyphs are copied out,
-/// when the options ask for them: `ShapingFont.copyGlyphs`), its cluster in 32 bits (the cache
+/// when the options ask for them: `ShapingFont.finishGlyphs`), its cluster in 32 bits (the cache
 /// takes no text of 2 GiB or more).
 ///
 /// Speed: 28 bytes where a `ShapedGlyph` takes 64. Copying the pieces' glyphs out into each line
