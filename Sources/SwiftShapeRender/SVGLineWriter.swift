@@ -146,8 +146,7 @@ extension SVGRenderer {
     var defined: [(face: Int, glyph: UInt32)] = []
     var view: Box?
     var top = 0.0
-    // (Lines read in place, here and below: each copied out of the array retained and released
-    // its five arrays and strings.)
+    // (Lines read by index, here and below: a line is one reference, `DrawingLine`.)
     for index in lines.indices {
       let line = lines[index]
       let originX = Double(line.x)
