@@ -325,8 +325,15 @@ extension ShapingFont {
           }
         }
         guard !piece.runs.isEmpty else { continue }
-        // (Moved out: `removeFirst` copied the run and destroyed the array's.)
-        shapedRun = piece.runs.count == 1 ? piece.runs.removeLast() : piece.runs.removeFirst()
+        // (Taken with its glyphs, the piece keeping its array of runs for the next run: taken
+        // with `removeLast`, the next run's piece made a new array, a `malloc` and a `free` a run;
+        // `removeFirst` copied the run and destroyed the array's.)
+        if piece.runs.count == 1 {
+          shapedRun = piece.runs[0]
+          piece.runs[0].glyphs = ShapedGlyphs()
+        } else {
+          shapedRun = piece.runs.removeFirst()
+        }
         if var events = piece.trace {
           if clusterBase != 0 {
             for event in events.indices {
