@@ -88,7 +88,8 @@ extension Benchmarks {
               // font and its glyphs' storage.)
               var run = ShapedRun(
                 font: whole.font, unit: whole.unit, scale: whole.scale, direction: whole.direction,
-                script: whole.script, language: nil, glyphs: ShapedGlyphs(whole.glyphs, sharing: first..<glyph))
+                script: whole.script, language: nil,
+                glyphs: ShapedGlyphs(whole.glyphs, sharing: first..<glyph))
               run.range = edges[number]..<end
               run.language = number % 2 == 0 ? language : nil
               run.span = number % 2 == 0 ? number / 2 : nil
