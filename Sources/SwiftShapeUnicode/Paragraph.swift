@@ -58,10 +58,13 @@ public struct ItemizedParagraph: Sendable {
     let levels = unitOfScalar.map { units in units.dropLast().map { bidi.levels[$0] } } ?? bidi.levels
     let scripts = try ScriptItemizer.runs(scalars)
     var runs: [TextRun] = []
-    runs.reserveCapacity(scripts.count)
     // (Read through a buffer pointer: a level read through the array, or through a closure that
     // chose between the two arrays, cost about 40 instructions a scalar, callgrind.)
     levels.withUnsafeBufferPointer { levels in
+      // (Room for a few runs more than the script runs: reserved for those alone, the array
+      // grew again in two paragraphs of the mixed text in three, a `malloc` and a `free` each;
+      // counted first, the pass over the levels cost more than the allocations, callgrind.)
+      runs.reserveCapacity(scripts.count + 8)
       for scriptRun in scripts {
         var start = scriptRun.range.lowerBound
         var level = levels[start]

@@ -140,6 +140,10 @@ public enum ScriptItemizer {
     // (Through a buffer pointer: through the array, with its bounds checked, 10 instructions a
     // character.)
     scripts.withUnsafeBufferPointer { scripts in
+      // (Room for a few runs made at once: grown by appending, the array was allocated twice or
+      // more a paragraph of the mixed text, a `malloc` and a `free` each; counted first, the
+      // pass over the scripts cost more than the allocations, callgrind.)
+      runs.reserveCapacity(8)
       var start = 0
       var script = scripts[0]
       for index in 1..<count where scripts[index] != script {

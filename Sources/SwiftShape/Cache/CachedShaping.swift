@@ -225,9 +225,13 @@ extension ShapingFont {
         cache.counts.hits += 1
         table.found += 1
         table.singlesFound += 1
-        fillCachedResult(
-          &result, text: text, bytes: bytes, cuts: cuts, pieces: [stored], options: options,
-          properties: properties)
+        // (The one piece through a pointer to it: in an array, a `malloc` and a `free` a line.)
+        var one: Unmanaged<Piece>? = stored
+        withUnsafePointer(to: &one) { one in
+          fillCachedResult(
+            &result, text: text, bytes: bytes, cuts: cuts, pieces: UnsafeBufferPointer(start: one, count: 1),
+            options: options, properties: properties)
+        }
       } else {
         try Buffer.withReusable { buffer in
           try shape(
@@ -343,9 +347,11 @@ extension ShapingFont {
       return false
     }
     withExtendedLifetime(made) {
-      fillCachedResult(
-        &result, text: text, bytes: bytes, cuts: cuts, pieces: found, options: options, properties: properties
-      )
+      found.withUnsafeBufferPointer { found in
+        fillCachedResult(
+          &result, text: text, bytes: bytes, cuts: cuts, pieces: found, options: options,
+          properties: properties)
+      }
     }
     return true
   }
@@ -492,21 +498,44 @@ extension ShapingFont {
   /// reverse order right to left, each piece's clusters moved by where it starts.
   private func fillCachedResult(
     _ result: inout ShapeResult, text: String?, bytes: UnsafeBufferPointer<UInt8>, cuts: [Int],
-    pieces: [Unmanaged<Piece>?], options: ShapeOptions, properties: (Direction, Script, Language?)
+    pieces: UnsafeBufferPointer<Unmanaged<Piece>?>, options: ShapeOptions,
+    properties: (Direction, Script, Language?)
   ) {
     prepareOneRun(&result, text: text ?? "", options: options)
-    let units = options.clusterUnit == .utf8 ? [] : Self.unitOffsets(bytes, options.clusterUnit)
-    let total = pieces.reduce(0) { $0 + ($1?._withUnsafeGuaranteedRef { $0.glyphCount } ?? 0) }
+    var total = 0
+    for case let piece? in pieces { total += piece._withUnsafeGuaranteedRef { $0.glyphCount } }
     let backward = properties.0 == .rightToLeft
+    // Where each piece starts in the cluster unit: its UTF-8 offset, or the characters (UTF-16
+    // units) before it, counted piece by piece as they are joined. (An array of the unit's offset
+    // of every byte, made for each line, was a `malloc` and a `free` a run of a paragraph.)
+    let clusterUnit = options.clusterUnit
+    func units(_ range: Range<Int>) -> Int {
+      var count = 0
+      for index in range where bytes[index] & 0xC0 != 0x80 {
+        count += clusterUnit == .utf16 && bytes[index] >= 0xF0 ? 2 : 1
+      }
+      return count
+    }
     // (Each piece's glyphs copied whole, their clusters moved as they go, into the result's
     // storage where it has room, else a new array: appended a glyph at a time, 45 instructions a
     // glyph; appended a piece at a time, 500 instructions a piece.)
     // (`at` is not captured by the closure that copies: see `shapeCached`'s `cuts`.)
     func join(into buffer: UnsafeMutableBufferPointer<ShapedGlyph>) {
       var at = 0
+      // (Right to left, the pieces come last first: counted back from the end of the last.)
+      var unitsBefore = clusterUnit == .utf8 ? 0 : units(0..<cuts[backward ? pieces.count : 0])
       for index in 0..<pieces.count {
         let piece = backward ? pieces.count - 1 - index : index
-        let offset = units.isEmpty ? cuts[piece] : Int(units[cuts[piece]])
+        let offset: Int
+        if clusterUnit == .utf8 {
+          offset = cuts[piece]
+        } else if backward {
+          unitsBefore -= units(cuts[piece]..<cuts[piece + 1])
+          offset = unitsBefore
+        } else {
+          offset = unitsBefore
+          unitsBefore += units(cuts[piece]..<cuts[piece + 1])
+        }
         let start = at
         at += pieces[piece]!._withUnsafeGuaranteedRef {
           $0.withGlyphs { source in
