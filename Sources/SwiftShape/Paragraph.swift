@@ -180,18 +180,18 @@ extension ShapingFont {
       units += options.textAfter.utf8
     }
     // Where each scalar starts in the units added, and in the cluster unit.
-    // (Written through a buffer pointer: appended, each scalar's start cost a uniqueness check.)
-    var scalarStarts = [Int](filledWith: 0, count: scalars.count + 1)
-    scalarStarts.withUnsafeMutableBufferPointer { starts in
+    // (Written in place: appended, each scalar's start cost a uniqueness check; filled with zeros
+    // first, a pass more over the text.)
+    // (A constant the closures below read, as `runFonts` is.)
+    let starts = [Int](capacity: scalars.count + 1) { starts in
       var position = base
       for (index, scalar) in scalars.enumerated() {
         starts[index] = position
         position += utf16 ? UTF16.width(scalar) : UTF8.width(scalar)
       }
       starts[scalars.count] = position
+      return scalars.count + 1
     }
-    // (Constants the closures below read, as `runFonts` is.)
-    let starts = scalarStarts
     let clusterUnit = options.clusterUnit
     let paragraphLanguage = options.language
     func offset(_ scalar: Int) -> Int {

@@ -61,78 +61,84 @@ public enum ScriptItemizer {
     var extensionBuffer: [Int32] = []
 
     var current: Int32?
-    // Open brackets: the bracket that closes each, and the script of the text it opened in.
-    var open: [(closer: UInt32, script: Int32?)] = []
     // (Through a buffer pointer: each script written through the array was checked for a second
     // owner, 22 instructions a character in all, callgrind.)
-    scripts.withUnsafeMutableBufferPointer { scripts in
-      for index in 0..<count {
-        let properties = scripts[index]
-        // Speed: most characters are, with no bracket or extensions, of the current script, or
-        // Common or Inherited; either way they take the current script, as the rules below would
-        // give them (about a third of the itemizer's instructions on mixed text).
-        if let current, properties == current || properties == common || properties == inherited {
-          scripts[index] = current
-          continue
-        }
-        // A nonspacing or enclosing mark stays with its base, whatever its own script (Hebrew
-        // points written on Arabic letters): the font attaches it only when they are shaped
-        // together.
-        if let current, properties & SWIFTSHAPE_COMBINING_MARK != 0 {
-          scripts[index] = current
-          continue
-        }
-        let script = properties & 0xFFFF
-        let isOpening = properties & SWIFTSHAPE_OPENING_BRACKET != 0
-        let isClosing = properties & SWIFTSHAPE_CLOSING_BRACKET != 0
-        let isSpecific = script != common && script != inherited
-        // A character's Script_Extensions are read only when they say more than its Script.
-        var extensionCount = 0
-        if properties & SWIFTSHAPE_MORE_SCRIPTS != 0 {
-          if extensionBuffer.isEmpty {
-            extensionBuffer = [Int32](repeating: 0, count: extensionsPerCharacter)
+    // Open brackets: the bracket that closes each, and the script of the text it opened in; at
+    // most 63, in memory of the call's own (an array of them was allocated for each paragraph
+    // with a bracket, a `malloc` and a `free`).
+    withUnsafeTemporaryAllocation(
+      of: (closer: UInt32, script: Int32?).self, capacity: BracketStack.capacity
+    ) { brackets in
+      var open = BracketStack(storage: brackets)
+      scripts.withUnsafeMutableBufferPointer { scripts in
+        for index in 0..<count {
+          let properties = scripts[index]
+          // Speed: most characters are, with no bracket or extensions, of the current script, or
+          // Common or Inherited; either way they take the current script, as the rules below would
+          // give them (about a third of the itemizer's instructions on mixed text).
+          if let current, properties == current || properties == common || properties == inherited {
+            scripts[index] = current
+            continue
           }
-          extensionCount = Int(
-            swiftshape_script_extensions(
-              scalars[index].value, &extensionBuffer, Int32(extensionsPerCharacter)))
-        }
-        func extensionsContain(_ wanted: Int32) -> Bool {
-          for slot in 0..<extensionCount where extensionBuffer[slot] == wanted { return true }
-          return false
-        }
-        /// The first specific script among the extensions.
-        func firstSpecificExtension() -> Int32? {
-          for slot in 0..<extensionCount
-          where extensionBuffer[slot] != common && extensionBuffer[slot] != inherited {
-            return extensionBuffer[slot]
+          // A nonspacing or enclosing mark stays with its base, whatever its own script (Hebrew
+          // points written on Arabic letters): the font attaches it only when they are shaped
+          // together.
+          if let current, properties & SWIFTSHAPE_COMBINING_MARK != 0 {
+            scripts[index] = current
+            continue
           }
-          return nil
+          let script = properties & 0xFFFF
+          let isOpening = properties & SWIFTSHAPE_OPENING_BRACKET != 0
+          let isClosing = properties & SWIFTSHAPE_CLOSING_BRACKET != 0
+          let isSpecific = script != common && script != inherited
+          // A character's Script_Extensions are read only when they say more than its Script.
+          var extensionCount = 0
+          if properties & SWIFTSHAPE_MORE_SCRIPTS != 0 {
+            if extensionBuffer.isEmpty {
+              extensionBuffer = [Int32](repeating: 0, count: extensionsPerCharacter)
+            }
+            extensionCount = Int(
+              swiftshape_script_extensions(
+                scalars[index].value, &extensionBuffer, Int32(extensionsPerCharacter)))
+          }
+          func extensionsContain(_ wanted: Int32) -> Bool {
+            for slot in 0..<extensionCount where extensionBuffer[slot] == wanted { return true }
+            return false
+          }
+          /// The first specific script among the extensions.
+          func firstSpecificExtension() -> Int32? {
+            for slot in 0..<extensionCount
+            where extensionBuffer[slot] != common && extensionBuffer[slot] != inherited {
+              return extensionBuffer[slot]
+            }
+            return nil
+          }
+          var chosen: Int32?
+          if isClosing, let match = open.lastIndex(closedBy: scalars[index].value) {
+            chosen = open.script(at: match) ?? current
+            open.removeFrom(match)
+          } else if isSpecific {
+            chosen = current.map { $0 == script || extensionsContain($0) } == true ? current : script
+          } else if let current,
+            extensionCount == 0 || firstSpecificExtension() == nil || extensionsContain(current)
+          {
+            chosen = current
+          } else if let first = firstSpecificExtension() {
+            chosen = first
+          } else {
+            chosen = current
+          }
+          if isOpening, open.count < BracketStack.capacity {
+            open.push(closer: swiftshape_paired_bracket(scalars[index].value), script: chosen)
+          }
+          scripts[index] = chosen ?? unresolved
+          if let chosen, current == nil {
+            // Common characters at the start take the script of the first run after them.
+            for earlier in 0..<index where scripts[earlier] == unresolved { scripts[earlier] = chosen }
+            open.resolveUnknownScripts(to: chosen)
+          }
+          if let chosen { current = chosen }
         }
-        var chosen: Int32?
-        if isClosing, let match = open.lastIndex(where: { $0.closer == scalars[index].value }) {
-          chosen = open[match].script ?? current
-          open.removeSubrange(match...)
-        } else if isSpecific {
-          chosen = current.map { $0 == script || extensionsContain($0) } == true ? current : script
-        } else if let current,
-          extensionCount == 0 || firstSpecificExtension() == nil || extensionsContain(current)
-        {
-          chosen = current
-        } else if let first = firstSpecificExtension() {
-          chosen = first
-        } else {
-          chosen = current
-        }
-        if isOpening, open.count < 63 {
-          open.append((swiftshape_paired_bracket(scalars[index].value), chosen))
-        }
-        scripts[index] = chosen ?? unresolved
-        if let chosen, current == nil {
-          // Common characters at the start take the script of the first run after them.
-          for earlier in 0..<index where scripts[earlier] == unresolved { scripts[earlier] = chosen }
-          for slot in open.indices where open[slot].script == nil { open[slot].script = chosen }
-        }
-        if let chosen { current = chosen }
       }
     }
 
@@ -173,5 +179,45 @@ public enum ScriptItemizer {
   /// The script runs of `text`, in indices of its Unicode scalars.
   public static func runs(_ text: String) throws -> [ScriptRun] {
     try runs(Array(text.unicodeScalars))
+  }
+}
+
+/// The open brackets of `ScriptItemizer.runs`, innermost last: for each, the bracket that closes
+/// it and the script of the text it opened in (nil while unknown), in memory the caller lends
+/// (`capacity` of them at most).
+private struct BracketStack {
+  static let capacity = 63
+  private let storage: UnsafeMutableBufferPointer<(closer: UInt32, script: Int32?)>
+  private(set) var count = 0
+
+  init(storage: UnsafeMutableBufferPointer<(closer: UInt32, script: Int32?)>) {
+    precondition(storage.count >= Self.capacity)
+    self.storage = storage
+  }
+
+  mutating func push(closer: UInt32, script: Int32?) {
+    precondition(count < Self.capacity)
+    (storage.baseAddress! + count).initialize(to: (closer, script))
+    count += 1
+  }
+
+  /// The innermost open bracket `closer` closes.
+  func lastIndex(closedBy closer: UInt32) -> Int? {
+    var index = count - 1
+    while index >= 0 {
+      if storage[index].closer == closer { return index }
+      index -= 1
+    }
+    return nil
+  }
+
+  func script(at index: Int) -> Int32? { storage[index].script }
+
+  /// Closes the bracket at `index` and those opened after it.
+  mutating func removeFrom(_ index: Int) { count = index }
+
+  /// Gives the brackets whose script is not known yet `script`.
+  func resolveUnknownScripts(to script: Int32) {
+    for index in 0..<count where storage[index].script == nil { storage[index].script = script }
   }
 }
