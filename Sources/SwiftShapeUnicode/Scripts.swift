@@ -61,8 +61,6 @@ public enum ScriptItemizer {
     var extensionBuffer: [Int32] = []
 
     var current: Int32?
-    // (Through a buffer pointer: each script written through the array was checked for a second
-    // owner, 22 instructions a character in all, callgrind.)
     // Open brackets: the bracket that closes each, and the script of the text it opened in; at
     // most 63, in memory of the call's own (an array of them was allocated for each paragraph
     // with a bracket, a `malloc` and a `free`).
@@ -70,6 +68,8 @@ public enum ScriptItemizer {
       of: (closer: UInt32, script: Int32?).self, capacity: BracketStack.capacity
     ) { brackets in
       var open = BracketStack(storage: brackets)
+      // (Through a buffer pointer: each script written through the array was checked for a
+      // second owner, 22 instructions a character in all, callgrind.)
       scripts.withUnsafeMutableBufferPointer { scripts in
         for index in 0..<count {
           let properties = scripts[index]
