@@ -5,33 +5,33 @@ import SwiftShapeHyphenation
 /// its last point (libhyphen's, `Hyphenator`) where the line with a hyphen still fits.
 ///
 /// Only that word is hyphenated, once a line: a paragraph's other words are never looked up.
+///
+/// Speed: the line breaker's closures (each scalar's language, the hyphen's advance) are given to
+/// each question rather than kept: kept, they escaped, and every variable of the line breaker they
+/// captured went to the heap, whether the paragraph was hyphenated or not; with the dictionary of
+/// hyphenators each paragraph made, setting up and letting go of a paragraph's hyphenation took
+/// about 3,000 instructions (1.84 M a pass over the English text broken into lines, callgrind).
 struct LineHyphenation {
   /// The paragraph's scalars.
   let scalars: [Unicode.Scalar]
-  /// The language of each scalar's text: its span's, else the paragraph's.
-  let language: (Int) -> Language?
-  /// The advance of the hyphen a line cut before a scalar would end with, in the unit of the
-  /// paragraph's positions; nil where the font of the scalar before has no hyphen.
-  let hyphenAdvance: (Int) -> Int64?
-
-  /// Hyphenators for the paragraph's language and its spans' (nil where a span's language has no
-  /// dictionary: its words are not hyphenated).
-  private var hyphenators: [Language: Hyphenator?] = [:]
+  /// The paragraph's language and its hyphenator.
+  private let paragraphLanguage: Language
+  private let paragraphHyphenator: Hyphenator
+  /// Hyphenators for the spans' other languages (nil where a span's language has no dictionary:
+  /// its words are not hyphenated).
+  private var spanHyphenators: [Language: Hyphenator?] = [:]
 
   /// - Throws: `ShapingError` of kind `.invalidArgument` naming the paragraph's language when it
   ///   has no dictionary, or when it has none (`ShapeOptions.language` not set).
-  init(
-    scalars: [Unicode.Scalar], options: ShapeOptions, language: @escaping (Int) -> Language?,
-    hyphenAdvance: @escaping (Int) -> Int64?
-  ) throws {
+  init(scalars: [Unicode.Scalar], options: ShapeOptions) throws {
     guard let paragraphLanguage = options.language else {
       throw ShapingError(
         .invalidArgument, input: "hyphenation",
         reason: "needs the text's language (ShapeOptions.language, --language) to choose a dictionary")
     }
-    (self.scalars, self.language, self.hyphenAdvance) = (scalars, language, hyphenAdvance)
+    (self.scalars, self.paragraphLanguage) = (scalars, paragraphLanguage)
     do {
-      hyphenators[paragraphLanguage] = try Hyphenator.shared(for: paragraphLanguage.identifier)
+      paragraphHyphenator = try Hyphenator.shared(for: paragraphLanguage)
     } catch let error as HyphenationError {
       throw ShapingError(.invalidArgument, input: paragraphLanguage.identifier, reason: error.description)
     }
@@ -50,24 +50,32 @@ struct LineHyphenation {
     }
   }
 
+  /// The hyphenator for the words of `language` (nil where it has no dictionary).
+  private mutating func hyphenator(for language: Language) -> Hyphenator? {
+    if language == paragraphLanguage { return paragraphHyphenator }
+    if let known = spanHyphenators[language] { return known }
+    let found = try? Hyphenator.shared(for: language)
+    spanHyphenators[language] = found
+    return found
+  }
+
   /// The last point of the first word in `from..<to` (the text between two break opportunities)
   /// after which the line, with a hyphen, still fits (`fits` of a point and the hyphen's advance);
-  /// with the start of that word. Points where the font has no hyphen are not taken.
-  mutating func lastPoint(from: Int, to: Int, fits: (Int, Int64) -> Bool) throws -> (point: Int, word: Int)? {
+  /// with the start of that word. `language` gives a scalar's language (its span's, else the
+  /// paragraph's), `hyphenAdvance` the advance of the hyphen a line cut before a scalar would end
+  /// with (nil where the font of the scalar before has no hyphen: points there are not taken).
+  mutating func lastPoint(
+    from: Int, to: Int, language: (Int) -> Language?, hyphenAdvance: (Int) -> Int64?,
+    fits: (Int, Int64) -> Bool
+  ) throws -> (point: Int, word: Int)? {
     var start = from
     while start < to, !isWordScalar(start) { start += 1 }
     var end = start
     while end < to, isWordScalar(end) { end += 1 }
-    guard end > start, let language = language(start) else { return nil }
-    let hyphenator: Hyphenator?
-    if let known = hyphenators[language] {
-      hyphenator = known
-    } else {
-      hyphenator = try? Hyphenator.shared(for: language.identifier)
-      hyphenators[language] = hyphenator
+    guard end > start, let language = language(start), let hyphenator = hyphenator(for: language) else {
+      return nil
     }
-    guard let hyphenator else { return nil }
-    let points = hyphenator.points(inScalars: scalars[start..<end])
+    let points = Self.points(of: scalars[start..<end], by: hyphenator)
     guard
       let point = points.last(where: { point in
         hyphenAdvance(start + point).map { fits(start + point, $0) } ?? false
@@ -75,20 +83,57 @@ struct LineHyphenation {
     else { return nil }
     return (start + point, start)
   }
+
+  /// The points `hyphenator` finds in `word`, kept for the process: words come back at line ends
+  /// (in a text, and whenever a text is broken again), and asking libhyphen again costs far more
+  /// than the lookup.
+  ///
+  /// Speed: a word found again costs about 500 instructions where libhyphen and the preparing of
+  /// its word took about 6,900 (callgrind, the English text broken into lines).
+  ///
+  /// Bounded: words of up to `memoWordLimit` scalars, at most `memoLimit` of them (all dropped when
+  /// full), under 2 MB; the lock is taken once a line that ends inside a word.
+  private static func points(of word: ArraySlice<Unicode.Scalar>, by hyphenator: Hyphenator) -> [Int] {
+    guard word.count >= hyphenator.minimumWordLength, word.count <= memoWordLimit else {
+      return hyphenator.points(inScalars: word)
+    }
+    let key = MemoKey(hyphenator: ObjectIdentifier(hyphenator), word: Array(word))
+    if let known = memo.withLock({ $0[key] }) { return known }
+    let found = hyphenator.points(inScalars: word)
+    memo.withLock { memo in
+      if memo.count >= memoLimit { memo.removeAll(keepingCapacity: true) }
+      memo[key] = found
+    }
+    return found
+  }
+
+  /// A word and the hyphenator it was given to (a hyphenator is loaded once and kept for the
+  /// process: its identity stays its own).
+  private struct MemoKey: Hashable, Sendable {
+    let hyphenator: ObjectIdentifier
+    let word: [Unicode.Scalar]
+  }
+  static let memoWordLimit = 64
+  static let memoLimit = 4_096
+  private static let memo = Protected<[MemoKey: [Int]]>([:])
 }
 
 extension Hyphenator {
   /// The hyphenator for a language, loaded once for the process.
   ///
   /// - Throws: `HyphenationError` when the language has no dictionary.
-  static func shared(for language: String) throws -> Hyphenator {
+  static func shared(for language: Language) throws -> Hyphenator {
     if let known = loaded.withLock({ $0[language] }) { return known }
-    let made = try Hyphenator(language: language)
-    loaded.withLock { $0[language] = made }
-    return made
+    let made = try Hyphenator(language: language.identifier)
+    return loaded.withLock { loaded in
+      if let raced = loaded[language] { return raced }
+      loaded[language] = made
+      return made
+    }
   }
 
-  private static let loaded = Protected<[String: Hyphenator]>([:])
+  /// (Keyed by HarfBuzz's interned language: no string is made to look one up.)
+  private static let loaded = Protected<[Language: Hyphenator]>([:])
 }
 
 /// Whether Pango (1.50, `break.c`) puts a hyphen at the end of a line cut before scalar `index`

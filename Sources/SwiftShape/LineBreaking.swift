@@ -131,9 +131,9 @@ extension ShapingFont {
       Kashida.removeFlags(from: &sortedRuns)
     }
     // (Constants from here: the closures below read them for each line, and a variable that a
-    // closure stored away captures (`hyphenAdvance(before:)`) is checked for exclusive access at
-    // each read, 60 instructions, five a line; 0.9 M instructions a pass over the English lines,
-    // callgrind.)
+    // closure stored away captures is checked for exclusive access at each read, 60 instructions,
+    // five a line; 0.9 M instructions a pass over the English lines, callgrind, when hyphenation
+    // kept the line breaker's closures.)
     let logical = sortedRuns
     let unsafe = unsafeEdges
     let prefix = [Int64](capacity: count + 1) { prefix in
@@ -198,16 +198,11 @@ extension ShapingFont {
     // Hyphenation: the word after a line's last opportunity that fits, cut at its last point
     // that fits with a hyphen (`hyphenAt`: the ends of lines with a hyphen inside a word, with the
     // start of their word).
-    var hyphenation =
-      options.hyphenates
-      ? try LineHyphenation(
-        scalars: scalars, options: options,
-        language: { scalar in
-          if let styles, let language = styles.styles[styles.styleOfScalar[scalar]].language {
-            return language
-          }
-          return options.language
-        }, hyphenAdvance: hyphenAdvance(before:)) : nil
+    var hyphenation = options.hyphenates ? try LineHyphenation(scalars: scalars, options: options) : nil
+    func language(of scalar: Int) -> Language? {
+      if let styles, let language = styles.styles[styles.styleOfScalar[scalar]].language { return language }
+      return options.language
+    }
     var hyphenAt: [Int: Int] = [:]
     /// The advance of the hyphen `--break-anywhere` puts where it cuts a word before `index`, as
     /// Pango does; nil where it puts none.
@@ -267,7 +262,7 @@ extension ShapingFont {
       if end >= 0, visibleWidth(start, end) > Int64(width) { (overflowing, end) = (end, -1) }
       if hyphenation != nil, let overflowing,
         let hyphenated = try hyphenation!.lastPoint(
-          from: max(end, start), to: overflowing,
+          from: max(end, start), to: overflowing, language: language(of:), hyphenAdvance: hyphenAdvance(before:),
           fits: { point, hyphen in point > start && visibleWidth(start, point) + hyphen <= Int64(width) })
       {
         hyphenAt[hyphenated.point] = hyphenated.word
