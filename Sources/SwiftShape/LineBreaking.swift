@@ -262,7 +262,8 @@ extension ShapingFont {
       if end >= 0, visibleWidth(start, end) > Int64(width) { (overflowing, end) = (end, -1) }
       if hyphenation != nil, let overflowing,
         let hyphenated = try hyphenation!.lastPoint(
-          from: max(end, start), to: overflowing, language: language(of:), hyphenAdvance: hyphenAdvance(before:),
+          from: max(end, start), to: overflowing, language: language(of:),
+          hyphenAdvance: hyphenAdvance(before:),
           fits: { point, hyphen in point > start && visibleWidth(start, point) + hyphen <= Int64(width) })
       {
         hyphenAt[hyphenated.point] = hyphenated.word
