@@ -93,7 +93,7 @@ struct LineHyphenation {
   ///
   /// Bounded: words of up to `memoWordLimit` scalars, at most `memoLimit` of them (all dropped when
   /// full), under 2 MB; the lock is taken once a line that ends inside a word.
-  private static func points(of word: ArraySlice<Unicode.Scalar>, by hyphenator: Hyphenator) -> [Int] {
+  static func points(of word: ArraySlice<Unicode.Scalar>, by hyphenator: Hyphenator) -> [Int] {
     guard word.count >= hyphenator.minimumWordLength, word.count <= memoWordLimit else {
       return hyphenator.points(inScalars: word)
     }

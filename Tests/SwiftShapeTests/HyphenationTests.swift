@@ -104,6 +104,37 @@ struct HyphenationTests {
     #expect(german.points(in: "Silbentrennungsalgorithmus").contains(cut.range.upperBound - start))
   }
 
+  /// The points kept for the process are the hyphenator's own: the same letters keep each
+  /// dictionary's points apart, and after more words than are kept (all dropped at once) the
+  /// answers are the same.
+  @Test func keptPointsAreTheHyphenators() throws {
+    guard FileManager.default.fileExists(atPath: "/usr/share/hyphen/hyph_de_DE.dic") else {
+      print("skipped: Debian's hyphen-de is absent")
+      return
+    }
+    let english = try Hyphenator.shared(for: #require(Language(harfBuzzString: "en-US")))
+    let german = try Hyphenator.shared(for: #require(Language(harfBuzzString: "de-DE")))
+    let word = ArraySlice("Silbentrennungsalgorithmus".unicodeScalars)
+    #expect(english.points(inScalars: word) != german.points(inScalars: word))
+    for _ in 0..<2 {
+      #expect(LineHyphenation.points(of: word, by: english) == english.points(inScalars: word))
+      #expect(LineHyphenation.points(of: word, by: german) == german.points(inScalars: word))
+    }
+    // Made-up words, more of them than are kept.
+    let letters = Array("abcdefghijklmnopqrstuvwxyz".unicodeScalars)
+    for index in 0...LineHyphenation.memoLimit {
+      var made = Array("hyphen".unicodeScalars)
+      var rest = index
+      repeat {
+        made.append(letters[rest % 26])
+        rest /= 26
+      } while rest > 0
+      made += "ation".unicodeScalars
+      #expect(LineHyphenation.points(of: made[...], by: english) == english.points(inScalars: made[...]))
+    }
+    #expect(LineHyphenation.points(of: word, by: german) == german.points(inScalars: word))
+  }
+
   /// Without a language, or with one that has no dictionary, hyphenation is an error naming it.
   @Test func aLanguageWithoutADictionaryIsAnError() throws {
     let font = try ShapingFont(file: Paths.latin)
