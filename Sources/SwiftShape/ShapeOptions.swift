@@ -129,3 +129,37 @@ public enum LineAlignment: String, Sendable, Hashable, CaseIterable, Codable {
   /// how each was filled).
   case justify
 }
+
+extension ShapeOptions {
+  /// Whether a run is shaped alike with these options and `other`: every setting compared but
+  /// those of paragraphs and lines (the base direction, width, alignment, breaking anywhere,
+  /// hyphenation, kashida, spans, markup), which decide what text is shaped as a run, not how a
+  /// run is shaped. The shaping cache's tables are found by it (`ThreadCache.table`): text broken
+  /// into lines, justified or hyphenated finds the pieces of the same text shaped as paragraphs.
+  /// (`ShapingCacheTests` checks that each setting is either compared here or in `laidOutFields`.)
+  func shapesRunsAlike(_ other: ShapeOptions) -> Bool {
+    features == other.features && direction == other.direction && script == other.script
+      && language == other.language && clusterLevel == other.clusterLevel && clusterUnit == other.clusterUnit
+      && textBefore == other.textBefore && textAfter == other.textAfter && bufferFlags == other.bufferFlags
+      && invisibleGlyph == other.invisibleGlyph && notFoundGlyph == other.notFoundGlyph
+      && notFoundVariationSelectorGlyph == other.notFoundVariationSelectorGlyph && shapers == other.shapers
+      && includeGlyphNames == other.includeGlyphNames && includeExtents == other.includeExtents
+      && normalizeGlyphs == other.normalizeGlyphs && verify == other.verify && trace == other.trace
+      && usesCache == other.usesCache
+  }
+
+  /// The settings `shapesRunsAlike` does not compare: those of paragraphs and lines.
+  static let laidOutFields: Set<String> = [
+    "paragraph", "lineWidth", "alignment", "breaksAnywhere", "hyphenates", "kashida", "spans", "readsMarkup",
+  ]
+
+  /// These options with the settings of paragraphs and lines (`laidOutFields`) as they are by
+  /// default.
+  var withoutLayout: ShapeOptions {
+    var options = self
+    (options.paragraph, options.lineWidth, options.alignment) = (nil, nil, .start)
+    (options.breaksAnywhere, options.hyphenates, options.kashida) = (false, false, nil)
+    (options.spans, options.readsMarkup) = ([], false)
+    return options
+  }
+}

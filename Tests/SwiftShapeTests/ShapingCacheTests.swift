@@ -423,6 +423,57 @@ struct ShapingCacheTests {
     #expect(cached == (try font.shape("alpha beta gamma", options: options)))
   }
 
+  /// Text laid out in lines (a width, an alignment, hyphenation, kashida) takes the table of the
+  /// same text shaped as a paragraph: the settings of paragraphs and lines do not change how a
+  /// run is shaped. Every other setting is compared: each of the options' fields is either
+  /// compared (`shapesRunsAlike`) or one of those settings (`laidOutFields`), so that a setting
+  /// added later is not left out of the comparison unseen.
+  @Test func linesShareTheTableOfTheirParagraph() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    let cache = ThreadCache.current
+    func table(_ change: (inout ShapeOptions) -> Void) -> ThreadCache.Table {
+      var options = ShapeOptions()
+      options.paragraph = .auto
+      change(&options)
+      return cache.table(
+        font: font.cacheState.id, direction: .leftToRight, script: Script(iso15924: "Latn"), language: nil,
+        options: options)
+    }
+    let paragraph = table { _ in }
+    #expect(table { $0.lineWidth = 4000 } === paragraph)
+    #expect(
+      table { ($0.lineWidth, $0.alignment, $0.kashida) = (4000, .justify, KashidaMode.none) } === paragraph)
+    #expect(table { ($0.lineWidth, $0.hyphenates, $0.breaksAnywhere) = (4000, true, true) } === paragraph)
+    #expect(table { $0.paragraph = nil } === paragraph)
+    #expect(table { $0.includeExtents = true } !== paragraph)
+    #expect(table { $0.clusterLevel = .characters } !== paragraph)
+    let fields = Set(Mirror(reflecting: ShapeOptions()).children.compactMap(\.label))
+    let compared: Set<String> = [
+      "features", "direction", "script", "language", "clusterLevel", "clusterUnit", "textBefore", "textAfter",
+      "bufferFlags", "invisibleGlyph", "notFoundGlyph", "notFoundVariationSelectorGlyph", "shapers",
+      "includeGlyphNames", "includeExtents", "normalizeGlyphs", "verify", "trace", "usesCache",
+    ]
+    #expect(fields == compared.union(ShapeOptions.laidOutFields))
+    #expect(compared.isDisjoint(with: ShapeOptions.laidOutFields))
+    // Lines of a paragraph shaped before find its pieces, and give the glyphs of shaping without
+    // the cache.
+    ShapingCache.choosesByTime = false
+    ShapingCache.removeAllOnThisThread()
+    var options = ShapeOptions()
+    options.paragraph = .auto
+    let text = "the quick brown fox jumps over the lazy dog and runs far away"
+    for _ in 0..<(ShapingCache.warmUpLines + 1) { _ = try font.shape(text, options: options) }
+    options.lineWidth = 6000
+    options.alignment = .justify
+    // (This thread's counts: other tests may shape on other threads meanwhile.)
+    let (hits, bytes) = (cache.counts.hits, cache.bytes)
+    let lines = try font.shape(text, options: options)
+    #expect(cache.counts.hits > hits)
+    #expect(cache.bytes == bytes, "the lines' text was shaped again")
+    options.usesCache = false
+    #expect(lines == (try font.shape(text, options: options)))
+  }
+
   @Test func statisticsCountWhatTheCacheDid() throws {
     let font = try ShapingFont(file: Paths.latin)
     ShapingCache.choosesByTime = false
