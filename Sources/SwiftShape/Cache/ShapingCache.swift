@@ -357,15 +357,10 @@ final class ThreadCache: @unchecked Sendable {
       let key = recent[index]
       guard key.font == font && key.direction == direction && key.script == script && key.language == language
       else { return false }
-      // (The key's options compared where they are stored: read from the table for the
-      // comparison, they were copied, their arrays and strings retained and released, once a
-      // line, callgrind.)
-      return withUnsafeMutablePointer(to: &key.options) { stored in
-        if edges.isEmpty { return stored.pointee.shapesRunsAlike(options) }
-        stored.pointee.bufferFlags.formUnion(edges)
-        defer { stored.pointee.bufferFlags.subtract(edges) }
-        return stored.pointee.shapesRunsAlike(options)
-      }
+      if edges.isEmpty { return key.options.shapesRunsAlike(options) }
+      key.options.bufferFlags.formUnion(edges)
+      defer { key.options.bufferFlags.subtract(edges) }
+      return key.options.shapesRunsAlike(options)
     }
     if lastRecent >= 0, matches(lastRecent) { return recent[lastRecent].table }
     for index in recent.indices where index != lastRecent && matches(index) {
