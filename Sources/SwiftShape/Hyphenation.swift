@@ -92,7 +92,8 @@ struct LineHyphenation {
   /// its word took about 6,900 (callgrind, the English text broken into lines).
   ///
   /// Bounded: words of up to `memoWordLimit` scalars, at most `memoLimit` of them (all dropped when
-  /// full), under 2 MB; the lock is taken once a line that ends inside a word.
+  /// full), under 2 MB; the lock is taken once a line that ends inside a word (twice for a word
+  /// not yet kept).
   static func points(of word: ArraySlice<Unicode.Scalar>, by hyphenator: Hyphenator) -> [Int] {
     guard word.count >= hyphenator.minimumWordLength, word.count <= memoWordLimit else {
       return hyphenator.points(inScalars: word)

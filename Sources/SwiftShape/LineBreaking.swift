@@ -130,10 +130,9 @@ extension ShapingFont {
       result.runs = []
       Kashida.removeFlags(from: &sortedRuns)
     }
-    // (Constants from here: the closures below read them for each line, and a variable that a
-    // closure stored away captures is checked for exclusive access at each read, 60 instructions,
-    // five a line; 0.9 M instructions a pass over the English lines, callgrind, when hyphenation
-    // kept the line breaker's closures.)
+    // (Constants from here: the closures below read them for each line, and a variable that an
+    // escaping closure captures is checked for exclusive access at each read, 60 instructions,
+    // five a line: 0.9 M instructions a pass over the English lines, callgrind.)
     let logical = sortedRuns
     let unsafe = unsafeEdges
     let prefix = [Int64](capacity: count + 1) { prefix in
