@@ -425,9 +425,9 @@ struct ShapingCacheTests {
 
   /// Text laid out in lines (a width, an alignment, hyphenation, kashida) takes the table of the
   /// same text shaped as a paragraph: the settings of paragraphs and lines do not change how a
-  /// run is shaped. Every other setting is compared: each of the options' fields is either
-  /// compared (`shapesRunsAlike`) or one of those settings (`laidOutFields`), so that a setting
-  /// added later is not left out of the comparison unseen.
+  /// run is shaped. Every other setting is compared: each changed alone tells the options apart,
+  /// and each of the options' fields is either one of those or one of the settings of paragraphs
+  /// and lines (`laidOutFields`), so that a setting added later is not left out unseen.
   @Test func linesShareTheTableOfTheirParagraph() throws {
     let font = try ShapingFont(file: Paths.latin)
     let cache = ThreadCache.current
@@ -447,12 +447,36 @@ struct ShapingCacheTests {
     #expect(table { $0.paragraph = nil } === paragraph)
     #expect(table { $0.includeExtents = true } !== paragraph)
     #expect(table { $0.clusterLevel = .characters } !== paragraph)
-    let fields = Set(Mirror(reflecting: ShapeOptions()).children.compactMap(\.label))
-    let compared: Set<String> = [
-      "features", "direction", "script", "language", "clusterLevel", "clusterUnit", "textBefore", "textAfter",
-      "bufferFlags", "invisibleGlyph", "notFoundGlyph", "notFoundVariationSelectorGlyph", "shapers",
-      "includeGlyphNames", "includeExtents", "normalizeGlyphs", "verify", "trace", "usesCache",
+    // Each compared setting changed alone makes options that do not shape runs alike.
+    let changes: [String: (inout ShapeOptions) -> Void] = [
+      "features": { $0.features = [Feature("liga", value: 0)] },
+      "direction": { $0.direction = .rightToLeft },
+      "script": { $0.script = Script(iso15924: "Arab") },
+      "language": { $0.language = Language(harfBuzzString: "tr") },
+      "clusterLevel": { $0.clusterLevel = .characters },
+      "clusterUnit": { $0.clusterUnit = .utf8 },
+      "textBefore": { $0.textBefore = "a" },
+      "textAfter": { $0.textAfter = "a" },
+      "bufferFlags": { $0.bufferFlags = [.removeDefaultIgnorables] },
+      "invisibleGlyph": { $0.invisibleGlyph = 3 },
+      "notFoundGlyph": { $0.notFoundGlyph = 3 },
+      "notFoundVariationSelectorGlyph": { $0.notFoundVariationSelectorGlyph = 3 },
+      "shapers": { $0.shapers = ["fallback"] },
+      "includeGlyphNames": { $0.includeGlyphNames = false },
+      "includeExtents": { $0.includeExtents = true },
+      "normalizeGlyphs": { $0.normalizeGlyphs = true },
+      "verify": { $0.verify = true },
+      "trace": { $0.trace = true },
+      "usesCache": { $0.usesCache = false },
     ]
+    for (field, change) in changes {
+      var changed = ShapeOptions()
+      change(&changed)
+      #expect(!changed.shapesRunsAlike(ShapeOptions()), "\(field) is not compared")
+      #expect(!ShapeOptions().shapesRunsAlike(changed), "\(field) is not compared")
+    }
+    let fields = Set(Mirror(reflecting: ShapeOptions()).children.compactMap(\.label))
+    let compared = Set(changes.keys)
     #expect(fields == compared.union(ShapeOptions.laidOutFields))
     #expect(compared.isDisjoint(with: ShapeOptions.laidOutFields))
     // Lines of a paragraph shaped before find its pieces, and give the glyphs of shaping without
