@@ -332,8 +332,21 @@ extension ShapingFont {
     }
     // The runs shaped again with the tatweels; fewer tatweels (the last placed first) while the
     // line comes out wider than it may (a tatweel's glyph in a word may be wider than alone).
+    // (The runs shaped again kept apart, by index, and swapped into the line's places when the
+    // line fits: a copy of the line's runs, written in, was copied whole again, its runs
+    // retained, 0.22 M instructions a pass over the Persian lines; the tatweels' places, appended
+    // as repeats and always sorted, 0.5 M more than now, callgrind.)
+    var splicedRuns = scratch.runs
+    var splicedAt = scratch.runIndices
+    (scratch.runs, scratch.runIndices) = ([], [])
+    defer {
+      splicedRuns.removeAllKeepingCapacity()
+      splicedAt.removeAllKeepingCapacity()
+      (scratch.runs, scratch.runIndices) = (splicedRuns, splicedAt)
+    }
     for _ in 0..<4 {
-      var runs = line.runs
+      splicedRuns.removeAll(keepingCapacity: true)
+      splicedAt.removeAll(keepingCapacity: true)
       var added: Int32 = 0
       var kashidas: [Int] = []
       kashidas.reserveCapacity(places.count * Kashida.maximumPerPlace)
@@ -355,15 +368,24 @@ extension ShapingFont {
           ?? reshape(
             run, font, from, to,
             Dictionary(uniqueKeysWithValues: tatweels.lazy.map { ($0.scalar, $0.count) }), false)
-        runs[runIndex] = shaped
         added &+= shaped.advance.x &- run.advance.x
-        for place in tatweels { kashidas += repeatElement(place.scalar, count: place.count) }
+        splicedRuns.append(shaped)
+        splicedAt.append(runIndex)
+        for place in tatweels {
+          for _ in 0..<place.count { kashidas.append(place.scalar) }
+        }
       }
       if added <= free {
-        line.runs = runs
+        // (Swapped in: assigned, each run was retained, and released with the scratch array.)
+        for (spliced, runIndex) in splicedAt.enumerated() {
+          swap(&line.runs[runIndex], &splicedRuns[spliced])
+        }
         line.advance &+= added
         line.visibleAdvance &+= added
-        return kashidas.sorted()
+        // In the text's order: each run's are; runs in another order (right-to-left runs of a
+        // line are in the visual order) are sorted.
+        if zip(kashidas, kashidas.dropFirst()).contains(where: { $0 > $1 }) { kashidas.sort() }
+        return kashidas
       }
       // Take back enough tatweels, from the last place in the order placed.
       var over = Int64(added - free)

@@ -108,7 +108,15 @@ extension ShapingFont {
             }
             place += 1
           }
-          length = UTF8Scalar.encode(scalars[index], into: bytes, at: length)
+          // (Arabic letters, two bytes each, written here: through the call for each scalar,
+          // 0.4 M instructions a pass over the Persian lines, callgrind.)
+          let value = scalars[index].value
+          if value >= 0x80, value < 0x800 {
+            (bytes[length], bytes[length + 1]) = (UInt8(0xC0 | value >> 6), UInt8(0x80 | value & 0x3F))
+            length += 2
+          } else {
+            length = UTF8Scalar.encode(scalars[index], into: bytes, at: length)
+          }
         }
         let found = cached.glyphs(of: UnsafeBufferPointer(rebasing: bytes[0..<length]))
         if let found {
@@ -119,16 +127,28 @@ extension ShapingFont {
         }
         tatweelStarts.removeLast(tatweelStarts.count - startsBegin)
       }
+      // Shaped again (`reshape`), or found where this thread shaped the same piece with the same
+      // context before (`KashidaPieceTables.shapedAgain`), its clusters from the piece's start.
+      let key =
+        tables.remembers
+        ? tables.key(of: piece, tatweels: tatweels[nextPlace...], alone: alone, scalars: scalars) : nil
+      let base = offsets[piece.lowerBound]
+      if let key, let glyphs = tables.shapedAgain[key] {
+        pieceGlyphs.append(TatweelPieceGlyphs(shaped: glyphs))
+        pieces[pieceIndex].base = base
+        pieces[pieceIndex].startsEnd = tatweelStarts.count
+        continue
+      }
       var pieceTatweels: [Int: Int] = [:]
       var place = nextPlace
       while place < tatweels.count, tatweels[place].scalar < piece.upperBound {
         pieceTatweels[tatweels[place].scalar] = tatweels[place].count
         place += 1
       }
-      pieceGlyphs.append(
-        TatweelPieceGlyphs(
-          shaped: try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs.array))
+      let shaped = try reshape(piece.lowerBound, piece.upperBound, pieceTatweels, alone).glyphs.array
+      pieceGlyphs.append(TatweelPieceGlyphs(shaped: shaped))
       pieces[pieceIndex].startsEnd = tatweelStarts.count
+      if let key { tables.remember(shaped, clustersLess: base, under: key) }
     }
     // The run's glyphs with each piece's in the place of its own, which must be together in the
     // run (in either direction), or it is not spliced. Which piece each of the run's cluster
@@ -249,11 +269,14 @@ extension ShapingFont {
 /// Writes a spliced run's glyphs (`spliceTatweels`): stretches of the run's own, and each piece's
 /// with its clusters moved back to the paragraph's, less the tatweels before.
 private struct SpliceWriter {
+  // (The pieces, their glyphs and the tatweels' starts read through buffer pointers: read from
+  // the arrays, each piece's glyphs were retained and released, 3 retains and 4 releases a piece,
+  // callgrind.)
   let out: UnsafeMutableBufferPointer<ShapedGlyph>
   let source: UnsafeBufferPointer<ShapedGlyph>
-  let pieces: [TatweelPiece]
-  let pieceGlyphs: [TatweelPieceGlyphs]
-  let tatweelStarts: [Int]
+  let pieces: UnsafeBufferPointer<TatweelPiece>
+  let pieceGlyphs: UnsafeBufferPointer<TatweelPieceGlyphs>
+  let tatweelStarts: UnsafeBufferPointer<Int>
   let tatweelWidth: Int
   /// The font, and whether the options ask for names and extents, for the glyphs of pieces from
   /// the cache (`ShapingFont.finishGlyphs`).
@@ -270,12 +293,19 @@ private struct SpliceWriter {
     let capacity = pieceGlyphs.reduce(run.glyphs.count) { $0 + $1.count }
     return [ShapedGlyph](capacity: capacity) { out in
       run.glyphs.withUnsafeBufferPointer { source in
-        var writer = SpliceWriter(
-          out: out, source: source, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts,
-          tatweelWidth: tatweelWidth, font: font, names: options.includeGlyphNames,
-          extents: options.includeExtents)
-        body(&writer)
-        return writer.written
+        pieces.withUnsafeBufferPointer { pieces in
+          pieceGlyphs.withUnsafeBufferPointer { pieceGlyphs in
+            tatweelStarts.withUnsafeBufferPointer { tatweelStarts in
+              var writer = SpliceWriter(
+                out: out, source: source, pieces: pieces, pieceGlyphs: pieceGlyphs,
+                tatweelStarts: tatweelStarts,
+                tatweelWidth: tatweelWidth, font: font, names: options.includeGlyphNames,
+                extents: options.includeExtents)
+              body(&writer)
+              return writer.written
+            }
+          }
+        }
       }
     }
   }
@@ -296,13 +326,11 @@ private struct SpliceWriter {
     // whole: with the tatweels counted at once (`insertKashidas`), 151.3 M → 150.7 M instructions
     // a pass over the Persian lines justified with kashida, callgrind.)
     let count = pieceGlyphs[piece].write(to: target, font: font, names: names, extents: extents)
-    tatweelStarts.withUnsafeBufferPointer { tatweelStarts in
-      for index in 0..<count {
-        let cluster = target[index].cluster
-        var before = starts.lowerBound
-        while before < starts.upperBound, tatweelStarts[before] < cluster { before += 1 }
-        target[index].cluster = cluster + base - (before - starts.lowerBound) * tatweelWidth
-      }
+    for index in 0..<count {
+      let cluster = target[index].cluster
+      var before = starts.lowerBound
+      while before < starts.upperBound, tatweelStarts[before] < cluster { before += 1 }
+      target[index].cluster = cluster + base - (before - starts.lowerBound) * tatweelWidth
     }
     written += count
   }
@@ -373,10 +401,14 @@ final class KashidaPieceTables {
   /// text, which `reshape` passes as they are), its table (`cached`).
   func lookUp(_ run: ShapedRun, font: ShapingFont, options: ShapeOptions) {
     let language = run.span != nil ? run.language : options.language
-    if found, self.font == font.cacheState.id, direction == run.direction, script == run.script,
-      self.language == language, self.options == options
-    {
-      return
+    let same =
+      self.font == font.cacheState.id && direction == run.direction && script == run.script
+      && self.language == language && self.options == options
+    if found, same { return }
+    if !same {
+      shapedAgain.removeAll()
+      remembers =
+        options.cacheable && options.features.allSatisfy { $0.start == 0 && $0.end == Feature.globalEnd }
     }
     joints = font.cacheState.spaceJoints(font.font)
     var aloneOptions = ShapingFont.reshapeOptions(run, options: options)
@@ -390,6 +422,73 @@ final class KashidaPieceTables {
     (self.font, direction, script, self.language, self.options) = (
       font.cacheState.id, run.direction, run.script, language, options
     )
+  }
+
+  // Pieces shaped again with their context (at a run's edge where a cut would not be exact, or
+  // where the cache has not kept the piece), remembered by their text, their context and their
+  // place at the paragraph's edges, for the lines that hold them again: the same paragraph laid
+  // out again (another width, the same lines justified again). Exact: `reshape` gives the same
+  // glyphs for the same text, context and edges with the same font, run and options (those this
+  // table is for), and the features are global (a ranged feature's range depends on where the
+  // piece is). (Over the Persian lines justified with kashida, 136 pieces a pass, 1.66 M
+  // instructions shaped again, callgrind.)
+
+  /// Glyphs of pieces shaped again, clusters from the piece's start, by `key(of:…)`.
+  private(set) var shapedAgain: [[UInt8]: [ShapedGlyph]] = [:]
+  /// Whether pieces shaped again are remembered: the options take the shaping cache
+  /// (`ShapeOptions.cacheable`: not with `usesCache` off), and the features are all global.
+  private(set) var remembers = false
+  /// The most remembered; then they are forgotten, all at once.
+  static let rememberedLimit = 4_096
+
+  /// A piece's key for `shapedAgain`: whether it is shaped alone and whether it starts and ends the
+  /// paragraph, the scalars before it (five, as `reshape` takes them), its own with the tatweels
+  /// before them (`tatweels`, in the text's order, from the piece's first on), and the five
+  /// after, in UTF-8, parted by a byte UTF-8 never has.
+  func key(
+    of piece: TatweelPiece, tatweels: ArraySlice<TatweelPlace>, alone: Bool, scalars: [Unicode.Scalar]
+  ) -> [UInt8] {
+    let before = max(0, piece.lowerBound - 5)
+    let after = min(scalars.count, piece.upperBound + 5)
+    let tatweelCount = tatweels.reduce(0) { $0 + ($1.scalar < piece.upperBound ? $1.count : 0) }
+    // (Written in place, four bytes of room a scalar: appended a byte at a time, a key took 3,400
+    // instructions, callgrind.)
+    return [UInt8](unsafeUninitializedCapacity: (after - before) * 4 + tatweelCount * 2 + 3) { key, count in
+      var length = 0
+      key[length] =
+        (alone ? 1 : 0) | (piece.lowerBound == 0 ? 2 : 0) | (piece.upperBound == scalars.count ? 4 : 0)
+      length += 1
+      for index in before..<piece.lowerBound {
+        length = UTF8Scalar.encode(scalars[index], into: key, at: length)
+      }
+      key[length] = 0xFF
+      length += 1
+      var place = tatweels.startIndex
+      for index in piece.indices {
+        if place < tatweels.endIndex, tatweels[place].scalar == index {
+          for _ in 0..<tatweels[place].count {
+            (key[length], key[length + 1]) = (0xD9, 0x80)
+            length += 2
+          }
+          place += 1
+        }
+        length = UTF8Scalar.encode(scalars[index], into: key, at: length)
+      }
+      key[length] = 0xFF
+      length += 1
+      for index in piece.upperBound..<after {
+        length = UTF8Scalar.encode(scalars[index], into: key, at: length)
+      }
+      count = length
+    }
+  }
+
+  /// Remembers a piece shaped again (`glyphs`, clusters the paragraph's, `base` its start).
+  func remember(_ glyphs: [ShapedGlyph], clustersLess base: Int, under key: [UInt8]) {
+    if shapedAgain.count >= Self.rememberedLimit { shapedAgain.removeAll() }
+    var relative = glyphs
+    for index in relative.indices { relative[index].cluster -= base }
+    shapedAgain[key] = relative
   }
 }
 
@@ -405,6 +504,8 @@ final class KashidaScratch {
   @exclusivity(unchecked) var pieces: [TatweelPiece] = []
   @exclusivity(unchecked) var pieceGlyphs: [TatweelPieceGlyphs] = []
   @exclusivity(unchecked) var tatweelStarts: [Int] = []
+  @exclusivity(unchecked) var runs: [ShapedRun] = []
+  @exclusivity(unchecked) var runIndices: [Int] = []
   @exclusivity(unchecked) private var room = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
 
   deinit { room.deallocate() }

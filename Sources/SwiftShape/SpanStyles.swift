@@ -95,23 +95,12 @@ struct SpanStyles {
     throws -> [Feature]
   {
     let length = unit.length(of: text)
-    // One span of one feature over the whole text (a caller styling whole lines): its feature
-    // over every cluster, in the array of the last such line where the feature is the same (a
-    // new array a line was a fifth of what the span cost).
-    if spans.count == 1, spans[0].start == 0, spans[0].end == length, spans[0].features.count == 1,
-      spans[0].points == nil, spans[0].fontFile == nil || spans[0].fontPattern == nil,
-      spans[0].features[0].start == 0, spans[0].features[0].end == Feature.globalEnd
+    // One span over the whole text (a caller styling whole lines) of global features: its
+    // features over every cluster, made with the span.
+    if spans.count == 1, let overAll = spans[0].featuresOverAll, spans[0].start == 0, spans[0].end == length,
+      spans[0].points == nil, spans[0].fontFile == nil || spans[0].fontPattern == nil
     {
-      let cache = ThreadCache.current
-      // (Compared in place: bound to a constant, the last array was retained and released.)
-      if cache.lastSpanFeature?.given == spans[0].features[0], let run = cache.lastSpanFeature?.run {
-        return run
-      }
-      var covering = spans[0].features[0]
-      covering.end = Feature.coversAll
-      let run = [covering]
-      cache.lastSpanFeature = (spans[0].features[0], run)
-      return run
+      return overAll
     }
     return try features(ofFeatureSpans: spans, text: text, unit: unit, font: font)
       .compactMap { $0.forRun(0..<length, clustersFrom: 0) }

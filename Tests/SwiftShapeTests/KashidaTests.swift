@@ -135,6 +135,34 @@ struct KashidaTests {
     #expect(kashidaLines > 50)
   }
 
+  /// Pieces shaped again with their context (at a line's start where a cut would not be exact)
+  /// are remembered by the thread (`KashidaPieceTables.shapedAgain`): the same paragraphs laid
+  /// out again, each twice in a row, give the lines shaped without the cache, and the second
+  /// time some pieces come from what was remembered.
+  @Test func piecesShapedAgainAreRememberedExactly() throws {
+    let font = try ShapingFont(file: "\(Paths.fixtures)/kashida/Amiri-Subset.ttf")
+    let words = ["سلام", "عليكم", "مرحبا", "بالعالم", "كتاب"]
+    let paragraphs = (0..<12).map { seed in
+      (0..<10).map { words[($0 * 7 + seed * 3) % words.count] }.joined(separator: " ")
+    }
+    var options = ShapeOptions()
+    options.paragraph = .auto
+    options.alignment = .justify
+    var remembered = 0
+    for width in [Int32(2500), 4000, 6000] {
+      options.lineWidth = width
+      var plain = options
+      plain.usesCache = false
+      for paragraph in paragraphs {
+        let expected = try font.shape(paragraph, options: plain)
+        #expect(try font.shape(paragraph, options: options) == expected, "\(width): \(paragraph)")
+        #expect(try font.shape(paragraph, options: options) == expected, "again, \(width): \(paragraph)")
+        remembered = max(remembered, ThreadCache.current.kashidaTables.shapedAgain.count)
+      }
+    }
+    #expect(remembered > 0)
+  }
+
   /// The Persian text of the benchmark corpus (its first 200 paragraphs) justified at 40 em in
   /// Amiri: each line of one run that took tatweels is, glyph for glyph (IDs, clusters, offsets,
   /// flags; advances but the spaces'), its text with the tatweels written in, shaped alone with

@@ -312,9 +312,6 @@ final class ThreadCache: @unchecked Sendable {
   /// The cuts required of the last text (`shapeCached(_:options:requiredCuts:into:)`) that could
   /// not be made.
   @exclusivity(unchecked) var missingCuts: [Int] = []
-  /// The last feature of a span over a whole paragraph, and the features it gave the run
-  /// (`SpanStyles.runFeatures`): lines styled alike share one array.
-  @exclusivity(unchecked) var lastSpanFeature: (given: Feature, run: [Feature])?
   /// The counts as others may read them.
   var statistics = ShapingCache.Statistics()
   /// Whether the text shaped now is a piece of a line shaped again (kashida's): neither timed nor
