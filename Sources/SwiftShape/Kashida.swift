@@ -196,11 +196,13 @@ extension ShapingFont {
   ///   - hyphenatedEnd: the line's end where it ends with a hyphen (the run there is left alone).
   ///   - safePlaces: whether HarfBuzz flags each scalar of the paragraph safe to insert a tatweel before
   ///     (by the scalar its glyph's cluster starts at; read by `breakLines`).
+  ///   - clearsTatweelFlags: whether the runs shaped again lose HarfBuzz's tatweel flag (the
+  ///     paragraph was shaped with it for the places alone, `Kashida.flagsPlaces`).
   ///   - reshape: shapes a run's scalars `from..<to` again with the tatweels before scalars, as
   ///     `breakLines` shapes a line's edge (alone, without context, where the last argument says).
   func insertKashidas(
     _ line: inout ShapedLine, free: Int32, scalars: [Unicode.Scalar], scalarAt: [Int], offsets: [Int],
-    options: ShapeOptions, hyphenatedEnd: Int?, safePlaces safe: [Bool],
+    options: ShapeOptions, hyphenatedEnd: Int?, safePlaces safe: [Bool], clearsTatweelFlags: Bool,
     runFont: (ShapedRun) -> ShapingFont,
     reshape: (ShapedRun, ShapingFont, Int, Int, [Int: Int], Bool) throws -> ShapedRun
   ) throws -> [Int] {
@@ -361,13 +363,23 @@ extension ShapingFont {
         let run = line.runs[runIndex]
         let font = runFont(run)
         let (from, to) = (scalarAt[range.lowerBound], scalarAt[range.upperBound])
-        let shaped =
-          try font.spliceTatweels(
-            run, tatweels: tatweels, from: from, to: to, scalars: scalars, offsets: offsets, options: options
-          ) { start, end, tatweels, alone in try reshape(run, font, start, end, tatweels, alone) }
-          ?? reshape(
+        var shaped: ShapedRun
+        if let spliced = try font.spliceTatweels(
+          run, tatweels: tatweels, from: from, to: to, scalars: scalars, offsets: offsets, options: options,
+          clearsTatweelFlags: clearsTatweelFlags,
+          reshape: { start, end, tatweels, alone in try reshape(run, font, start, end, tatweels, alone) })
+        {
+          shaped = spliced
+        } else {
+          shaped = try reshape(
             run, font, from, to,
             Dictionary(uniqueKeysWithValues: tatweels.lazy.map { ($0.scalar, $0.count) }), false)
+          if clearsTatweelFlags {
+            var one = [shaped]
+            Kashida.removeFlags(from: &one)
+            shaped = one[0]
+          }
+        }
         added &+= shaped.advance.x &- run.advance.x
         splicedRuns.append(shaped)
         splicedAt.append(runIndex)

@@ -28,7 +28,7 @@ extension ShapingFont {
   func spliceTatweels(
     _ run: ShapedRun, tatweels: [TatweelPlace], from: Int, to: Int, scalars: [Unicode.Scalar],
     offsets: [Int],
-    options: ShapeOptions, reshape: (Int, Int, [Int: Int], Bool) throws -> ShapedRun
+    options: ShapeOptions, clearsTatweelFlags: Bool, reshape: (Int, Int, [Int: Int], Bool) throws -> ShapedRun
   ) throws -> ShapedRun? {
     // (The thread's last table, and the arrays it lends, `KashidaPieceTables`, `KashidaScratch`.)
     let cache = ThreadCache.current
@@ -163,12 +163,13 @@ extension ShapingFont {
     // instructions an array, callgrind.)
     // HarfBuzz's monotone cluster levels (0, the default, and 1) give clusters that go one way
     // through the run, the line's pieces of it taken in order: each piece's glyphs are together,
-    // found by binary search. (Checked for each run instead, 1.1 M instructions a pass over the
+    // found by a scan on from the last piece's. (Checked for each run instead, 1.1 M instructions a pass over the
     // Persian lines, callgrind.)
     if options.clusterLevel == .monotoneGraphemes || options.clusterLevel == .monotoneCharacters {
       return spliceMonotone(
         run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts,
-        tatweelWidth: tatweelWidth, offsets: offsets, options: options)
+        tatweelWidth: tatweelWidth, offsets: offsets, options: options, clearsTatweelFlags: clearsTatweelFlags
+      )
     }
     let runStart = offsets[from]
     let runLength = offsets[to] - runStart
@@ -184,33 +185,47 @@ extension ShapingFont {
       }
       return splice(
         run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts,
-        tatweelWidth: tatweelWidth, runStart: runStart, pieceAt: pieceAt, placed: placed, options: options)
+        tatweelWidth: tatweelWidth, runStart: runStart, pieceAt: pieceAt, placed: placed, options: options,
+        clearsTatweelFlags: clearsTatweelFlags)
     }
   }
 
   /// `run`'s glyphs with the pieces' in the places of their own (`spliceTatweels`), where the
-  /// run's clusters are monotone in its direction: each piece's found by binary search, the
-  /// glyphs between copied a stretch at a time.
+  /// run's clusters are monotone in its direction: each piece's found by a scan on from the last,
+  /// the glyphs between copied a stretch at a time.
   /// (Over the Persian lines justified with kashida: the table of the run's offsets, written for
   /// each run and read for each glyph, took 3 M instructions a pass, callgrind.)
   private func spliceMonotone(
     _ run: ShapedRun, pieces: [TatweelPiece], pieceGlyphs: [TatweelPieceGlyphs], tatweelStarts: [Int],
-    tatweelWidth: Int, offsets: [Int], options: ShapeOptions
+    tatweelWidth: Int, offsets: [Int], options: ShapeOptions, clearsTatweelFlags: Bool
   ) -> ShapedRun? {
     let ascending = run.direction != .rightToLeft
     var spliced = true
     let glyphs = SpliceWriter.glyphs(
       run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts, tatweelWidth: tatweelWidth,
-      font: self, options: options
+      font: self, options: options, clearsTatweelFlags: clearsTatweelFlags
     ) { writer in
       let source = writer.source
       // The pieces in the run's order: the text's, or its reverse.
       var kept = 0
       for step in pieces.indices {
         let piece = ascending ? step : pieces.count - 1 - step
-        let own = source.indices(
-          of: offsets[pieces[piece].lowerBound]..<offsets[pieces[piece].upperBound], ascending: ascending)
-        guard !own.isEmpty, own.lowerBound >= kept else {
+        // (Found by a scan from the last piece's end, as the clusters go one way: by binary search
+        // over the run, 210 instructions a piece, callgrind.)
+        let (lower, upper) = (offsets[pieces[piece].lowerBound], offsets[pieces[piece].upperBound])
+        var start = kept
+        var end = kept
+        if ascending {
+          while start < source.count, source[start].cluster < lower { start += 1 }
+          end = start
+          while end < source.count, source[end].cluster < upper { end += 1 }
+        } else {
+          while start < source.count, source[start].cluster >= upper { start += 1 }
+          end = start
+          while end < source.count, source[end].cluster >= lower { end += 1 }
+        }
+        let own = start..<end
+        guard !own.isEmpty else {
           spliced = false
           return
         }
@@ -230,12 +245,12 @@ extension ShapingFont {
   private func splice(
     _ run: ShapedRun, pieces: [TatweelPiece], pieceGlyphs: [TatweelPieceGlyphs], tatweelStarts: [Int],
     tatweelWidth: Int, runStart: Int, pieceAt: UnsafeMutableBufferPointer<Int32>,
-    placed: UnsafeMutableBufferPointer<Int32>, options: ShapeOptions
+    placed: UnsafeMutableBufferPointer<Int32>, options: ShapeOptions, clearsTatweelFlags: Bool
   ) -> ShapedRun? {
     var spliced = true
     let glyphs = SpliceWriter.glyphs(
       run, pieces: pieces, pieceGlyphs: pieceGlyphs, tatweelStarts: tatweelStarts, tatweelWidth: tatweelWidth,
-      font: self, options: options
+      font: self, options: options, clearsTatweelFlags: clearsTatweelFlags
     ) { writer in
       let source = writer.source
       var current = -1
@@ -283,12 +298,19 @@ private struct SpliceWriter {
   unowned(unsafe) let font: ShapingFont
   let names: Bool
   let extents: Bool
+  /// The flags a piece's glyphs keep: all, or all but HarfBuzz's tatweel flag, which the
+  /// paragraph was shaped with for kashida's places (`Kashida.flagsPlaces`) and the pieces too.
+  /// (Taken off as the pieces are written, which is what of the line's glyphs has it: looked for
+  /// in each kashida line's glyphs after, 0.8 M instructions a pass over the Persian lines,
+  /// callgrind.)
+  let flagMask: UInt32
   var written = 0
 
   /// The glyphs `body` writes for `run`, with room for the run's and the pieces'.
   static func glyphs(
     _ run: ShapedRun, pieces: [TatweelPiece], pieceGlyphs: [TatweelPieceGlyphs], tatweelStarts: [Int],
-    tatweelWidth: Int, font: ShapingFont, options: ShapeOptions, _ body: (inout SpliceWriter) -> Void
+    tatweelWidth: Int, font: ShapingFont, options: ShapeOptions, clearsTatweelFlags: Bool,
+    _ body: (inout SpliceWriter) -> Void
   ) -> [ShapedGlyph] {
     let capacity = pieceGlyphs.reduce(run.glyphs.count) { $0 + $1.count }
     return [ShapedGlyph](capacity: capacity) { out in
@@ -300,7 +322,8 @@ private struct SpliceWriter {
                 out: out, source: source, pieces: pieces, pieceGlyphs: pieceGlyphs,
                 tatweelStarts: tatweelStarts,
                 tatweelWidth: tatweelWidth, font: font, names: options.includeGlyphNames,
-                extents: options.includeExtents)
+                extents: options.includeExtents,
+                flagMask: clearsTatweelFlags ? ~GlyphFlags.safeToInsertTatweel.rawValue : .max)
               body(&writer)
               return writer.written
             }
@@ -331,6 +354,7 @@ private struct SpliceWriter {
       var before = starts.lowerBound
       while before < starts.upperBound, tatweelStarts[before] < cluster { before += 1 }
       target[index].cluster = cluster + base - (before - starts.lowerBound) * tatweelWidth
+      target[index].flags = GlyphFlags(rawValue: target[index].flags.rawValue & flagMask)
     }
     written += count
   }
@@ -339,22 +363,39 @@ private struct SpliceWriter {
 /// A kashida piece's glyphs: shaped again, or found in the shaping cache (read in place).
 struct TatweelPieceGlyphs {
   var shaped: [ShapedGlyph] = []
-  var cached: ThreadCache.Piece?
+  var cached: ThreadCache.Piece? {
+    didSet { cachedReference = cached.map { Unmanaged.passUnretained($0) } }
+  }
+  /// `cached`, read without retaining it (it is kept alive by `cached`). (Bound and read from
+  /// `cached`, a piece was retained twice and released twice as it was written, callgrind.)
+  private var cachedReference: Unmanaged<ThreadCache.Piece>?
 
-  var count: Int { cached?.glyphCount ?? shaped.count }
+  init(shaped: [ShapedGlyph]) { self.shaped = shaped }
+
+  init(cached: ThreadCache.Piece) {
+    self.cached = cached
+    cachedReference = Unmanaged.passUnretained(cached)
+  }
+
+  var count: Int { cachedReference?._withUnsafeGuaranteedRef { $0.glyphCount } ?? shaped.count }
 
   /// Writes its glyphs to `target` (those from the cache with their names and extents where
   /// asked for), and returns how many.
   func write(to target: UnsafeMutablePointer<ShapedGlyph>, font: ShapingFont, names: Bool, extents: Bool)
     -> Int
   {
-    if let cached {
-      return cached.withGlyphs { glyphs in
-        PieceGlyph.write(glyphs, to: target, clusterOffset: 0)
-        font.finishGlyphs(
-          UnsafeMutableBufferPointer(start: target, count: glyphs.count), names: names, extents: extents)
-        return glyphs.count
+    if let cachedReference {
+      let count = cachedReference._withUnsafeGuaranteedRef { piece in
+        piece.withGlyphs { glyphs in
+          PieceGlyph.write(glyphs, to: target, clusterOffset: 0)
+          return glyphs.count
+        }
       }
+      if names || extents {
+        font.finishGlyphs(
+          UnsafeMutableBufferPointer(start: target, count: count), names: names, extents: extents)
+      }
+      return count
     }
     return shaped.withUnsafeBufferPointer { glyphs in
       if let source = glyphs.baseAddress { target.initialize(from: source, count: glyphs.count) }

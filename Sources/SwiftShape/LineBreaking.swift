@@ -45,15 +45,8 @@ extension ShapingFont {
     // Where each scalar starts in the cluster unit, and the scalar at each offset.
     // (These arrays of a scalar or a glyph each are written through buffer pointers: appended
     // to and indexed, their checks were a third of breaking a Persian paragraph, callgrind.)
-    var position = 0
-    let offsets = [Int](capacity: count + 1) { offsets in
-      for (index, scalar) in scalars.enumerated() {
-        offsets[index] = position
-        position += options.clusterUnit.width(of: scalar)
-      }
-      offsets[count] = position
-      return count + 1
-    }
+    let offsets = Self.offsets(of: scalars, in: options.clusterUnit)
+    let position = offsets[count]
     var scalarAtOffset = [Int](filledWith: -1, count: position + 1)
     scalarAtOffset.withUnsafeMutableBufferPointer { scalarAt in
       for (index, offset) in offsets.enumerated() { scalarAt[offset] = index }
@@ -423,6 +416,14 @@ extension ShapingFont {
       top = top &+ made.line.ascent &+ made.line.descent &+ made.gap
       start = end
     }
+    // Whether a line holds glyphs shaped again (at an unsafe edge, with a hyphen, as `makeLine`
+    // shapes them): with the tatweel flag, theirs are cleared; the others' are the paragraph's,
+    // cleared above. (Each line's glyphs looked at, 0.95 M instructions a pass over the Persian
+    // lines justified with kashida, callgrind.)
+    func shapedAgain(_ line: ShapedLine) -> Bool {
+      let (start, end) = (scalarAt[line.range.lowerBound], scalarAt[line.range.upperBound])
+      return line.hyphen || (start > 0 && unsafe[start]) || (end < count && unsafe[end])
+    }
     if options.alignment == .justify {
       // Grapheme clusters are found (ICU's iterator) only for a line without word separators.
       var clusterStarts: Set<Int>?
@@ -445,6 +446,7 @@ extension ShapingFont {
           kashidas = try insertKashidas(
             &lines[index], free: width &- lines[index].visibleAdvance, scalars: scalars, scalarAt: scalarAt,
             offsets: offsets, options: options, hyphenatedEnd: hyphenatedEnd, safePlaces: tatweelPlaces,
+            clearsTatweelFlags: removingTatweelFlags,
             runFont: runFont(of:)
           ) { run, font, from, to, tatweels, alone in
             try reshape(
@@ -465,10 +467,15 @@ extension ShapingFont {
         }
         // (Each line's own glyphs, in place: taken off the result after, its runs were made
         // again from its lines, 3.2 M instructions a pass over the Persian lines, callgrind.)
-        if removingTatweelFlags { Kashida.removeFlags(from: &lines[index].runs) }
+        // (A kashida line's runs shaped again have it cleared already, `insertKashidas`.)
+        if removingTatweelFlags, shapedAgain(lines[index]) {
+          Kashida.removeFlags(from: &lines[index].runs)
+        }
       }
     } else if removingTatweelFlags {
-      for index in lines.indices { Kashida.removeFlags(from: &lines[index].runs) }
+      for index in lines.indices where shapedAgain(lines[index]) {
+        Kashida.removeFlags(from: &lines[index].runs)
+      }
     }
     // (A closure, not a key path: a key path is read through the runtime's generic projection.)
     result.runs = lines.flatMap { $0.runs }

@@ -276,6 +276,25 @@ struct KashidaTests {
     let asked = try font.shape(Self.text, options: options)
     #expect(asked.glyphs.contains { $0.flags.contains(.safeToInsertTatweel) })
     #expect(asked.lines?.map(\.fill) == result.lines?.map(\.fill))
+    // Lines whose edges are shaped again (words cut anywhere, with hyphens; soft hyphens) have
+    // the flag taken off too.
+    var cut = ShapeOptions()
+    cut.paragraph = .auto
+    cut.alignment = .justify
+    cut.breaksAnywhere = true
+    for (text, width) in [
+      (Self.text, Int32(1500)), (Self.text.replacingOccurrences(of: "مرحبا", with: "مر\u{AD}حبا"), 2000),
+    ] {
+      cut.lineWidth = width
+      let shaped = try font.shape(text, options: cut)
+      #expect(shaped.reshapedEdges > 0, "\(width)")
+      #expect(width == 1500 || shaped.lines?.contains(where: \.hyphen) == true)
+      #expect(
+        !(shaped.lines ?? []).flatMap(\.runs).flatMap(\.glyphs).contains {
+          $0.flags.contains(.safeToInsertTatweel)
+        })
+      #expect(!shaped.glyphs.contains { $0.flags.contains(.safeToInsertTatweel) })
+    }
   }
 
   /// The paragraphs shaped with the tatweel flag: justified with kashida, with a character of the
