@@ -303,7 +303,10 @@ struct SpanStyles {
       defer { stretchStart = stretchEnd }
       let scalar = stretchStart
       if over.count == 1 {
-        if ranges[over[0]].upperBound <= scalar { over.removeAllKeepingCapacity() }
+        // (Taken off the end: emptied through `removeAll(keepingCapacity:)`, which goes through
+        // `replaceSubrange`, a span a word cost 1.6 M instructions more a pass over the English
+        // text, callgrind.)
+        if ranges[over[0]].upperBound <= scalar { over.removeLast() }
       } else if !over.isEmpty {
         over.removeAll { ranges[$0].upperBound <= scalar }
       }
