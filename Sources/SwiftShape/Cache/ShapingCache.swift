@@ -99,6 +99,11 @@ final class FontCacheState: Sendable {
   /// whether the face has AAT's `morx`, which reads the language itself.
   private let languageSystems = Protected<[LanguageSystemKey: [UInt32]]>([:])
   private let hasMorx = Protected<Bool?>(nil)
+  /// The answers of `shapesAlike`, by script and the two languages. (Found again from the
+  /// systems, each under its lock, and the morx flag under a third, a paragraph's first
+  /// question cost about 1,500 instructions, a span a word 1.7 M a pass over the English text,
+  /// callgrind.)
+  private let alike = Protected<[LanguagePairKey: Bool]>([:])
   private let tatweel = Protected<Int32??>(nil)
 
   /// A tatweel's advance inside a word, between two Behs (its nominal glyph may have none, and
@@ -125,11 +130,28 @@ final class FontCacheState: Sendable {
     var language: Language?
   }
 
+  struct LanguagePairKey: Hashable {
+    var script: Script
+    var a: Language?
+    var b: Language?
+  }
+
   /// Whether text of `script` shapes alike in languages `a` and `b` with `font`: they select the
   /// same language systems, and the face has no `morx`.
   func shapesAlike(_ a: Language?, _ b: Language?, script: Script, font: Font) -> Bool {
     let (a, b) = (a ?? Language.processDefault, b ?? Language.processDefault)
     if a == b { return true }
+    let pair = LanguagePairKey(script: script, a: a, b: b)
+    if let known = alike.withLock({ $0[pair] }) { return known }
+    let answer = languageSystemsAlike(a, b, script: script, font: font)
+    alike.withLock {
+      if $0.count >= 1_024 { $0.removeAll() }
+      $0[pair] = answer
+    }
+    return answer
+  }
+
+  private func languageSystemsAlike(_ a: Language?, _ b: Language?, script: Script, font: Font) -> Bool {
     let morx = hasMorx.withLock { known in
       if let known { return known }
       let has = font.face.tableTags.contains("morx")
