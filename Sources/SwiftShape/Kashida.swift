@@ -114,17 +114,20 @@ enum Kashida {
     // through the arrays, 3,600 instructions a Persian paragraph, callgrind. The bit cleared
     // with a mask: through `OptionSet.remove`, which returns what it removed, clearing took
     // 0.8 M instructions a pass over the Persian lines.)
+    for run in runs.indices { removeFlags(from: &runs[run]) }
+  }
+
+  /// Takes HarfBuzz's tatweel flag off a run's glyphs.
+  static func removeFlags(from run: inout ShapedRun) {
     let flag = GlyphFlags.safeToInsertTatweel.rawValue
     let mask = ~flag
-    for run in runs.indices {
-      let flagged = runs[run].glyphs.withUnsafeBufferPointer { glyphs in
-        glyphs.contains { $0.flags.rawValue & flag != 0 }
-      }
-      guard flagged else { continue }
-      runs[run].glyphs.withUnsafeMutableBufferPointer { glyphs in
-        for index in glyphs.indices {
-          glyphs[index].flags = GlyphFlags(rawValue: glyphs[index].flags.rawValue & mask)
-        }
+    let flagged = run.glyphs.withUnsafeBufferPointer { glyphs in
+      glyphs.contains { $0.flags.rawValue & flag != 0 }
+    }
+    guard flagged else { return }
+    run.glyphs.withUnsafeMutableBufferPointer { glyphs in
+      for index in glyphs.indices {
+        glyphs[index].flags = GlyphFlags(rawValue: glyphs[index].flags.rawValue & mask)
       }
     }
   }
@@ -374,11 +377,7 @@ extension ShapingFont {
           shaped = try reshape(
             run, font, from, to,
             Dictionary(uniqueKeysWithValues: tatweels.lazy.map { ($0.scalar, $0.count) }), false)
-          if clearsTatweelFlags {
-            var one = [shaped]
-            Kashida.removeFlags(from: &one)
-            shaped = one[0]
-          }
+          if clearsTatweelFlags { Kashida.removeFlags(from: &shaped) }
         }
         added &+= shaped.advance.x &- run.advance.x
         splicedRuns.append(shaped)

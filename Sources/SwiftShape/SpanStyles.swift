@@ -304,7 +304,7 @@ struct SpanStyles {
       let scalar = stretchStart
       if over.count == 1 {
         // (Taken off the end: emptied through `removeAll(keepingCapacity:)`, which goes through
-        // `replaceSubrange`, a span a word cost 1.6 M instructions more a pass over the English
+        // `replaceSubrange`, a span a word cost 1.1 M instructions more a pass over the English
         // text, callgrind.)
         if ranges[over[0]].upperBound <= scalar { over.removeLast() }
       } else if !over.isEmpty {
