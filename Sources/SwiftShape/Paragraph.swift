@@ -34,6 +34,10 @@ extension ShapingFont {
   func shapeParagraph(
     _ text: String, options: ShapeOptions, base: BaseDirection, into result: inout ShapeResult
   ) throws {
+    // Spans of languages alone over one run (LanguageSpanRuns.swift).
+    if !options.spans.isEmpty, try shapeLanguageSpans(text, options: options, base: base, into: &result) {
+      return
+    }
     // Speed: a paragraph of one run (one level, one script) with no fallback fonts is found
     // without the arrays itemization fills (a word of Hindi: 0.8 µs over plain shaping before).
     // Spans of features alone cut no run: such a paragraph takes the same way, their features
@@ -530,7 +534,7 @@ extension ShapingFont {
 
   /// The characters of the paragraph that the fonts of their runs lack (`runs` in logical order,
   /// `shaped` the same runs shaped), looked for only when a run has a `.notdef` glyph.
-  private func missingCharacters(
+  func missingCharacters(
     _ scalars: [Unicode.Scalar], runs: [TextRun], shaped: [ShapedRun], options: ShapeOptions, text: String,
     fontOfRun: ((TextRun) -> ShapingFont)? = nil
   ) -> [MissingCharacter] {

@@ -167,23 +167,31 @@ extension ShapingFont {
     swap(&beforeSpacesStorage, &cache.beforeSpaces)
     // (Empty but for runs with required cuts, and then a few: made where needed, not lent.)
     var forcedStorage: [Int] = []
+    // (The required cuts made inside pieces: lent where there are required cuts, one for each
+    // word of a span a word.)
+    var insideStorage: [Int] = []
+    if !requiredCuts.isEmpty { swap(&insideStorage, &cache.insideCuts) }
     defer {
       swap(&cutStorage, &cache.cuts)
       swap(&beforeSpacesStorage, &cache.beforeSpaces)
+      if !requiredCuts.isEmpty { swap(&insideStorage, &cache.insideCuts) }
     }
     cutPieces(
       bytes, joints: joints, table: table, cache: cache, required: requiredCuts, into: &cutStorage,
-      beforeSpaces: &beforeSpacesStorage, forced: &forcedStorage)
+      beforeSpaces: &beforeSpacesStorage, forced: &forcedStorage, inside: &insideStorage)
     // (Constants from here: a variable the functions below capture is checked for exclusive
     // access at run time at each read, about 60 instructions.)
     let (cuts, beforeSpaces, forced) = (cutStorage, beforeSpacesStorage, forcedStorage)
     if !requiredCuts.isEmpty {
       // The required cuts not made, for the caller to shape the text apart at them.
       cache.missingCuts.removeAllKeepingCapacity()
-      var next = 0
+      var (next, nextInside) = (0, 0)
       for required in requiredCuts {
         while next < cuts.count, cuts[next] < required { next += 1 }
-        if next == cuts.count || cuts[next] != required { cache.missingCuts.append(required) }
+        if next < cuts.count, cuts[next] == required { continue }
+        while nextInside < insideStorage.count, insideStorage[nextInside] < required { nextInside += 1 }
+        if nextInside < insideStorage.count, insideStorage[nextInside] == required { continue }
+        cache.missingCuts.append(required)
       }
       guard cache.missingCuts.isEmpty else { return false }
     }

@@ -320,6 +320,8 @@ final class ThreadCache: @unchecked Sendable {
   let kashidaScratch = KashidaScratch()
   /// Arrays a thread's paragraphs with spans reuse (`SpanStyles`).
   let spanScratch = SpanScratch()
+  /// What a thread's paragraphs of language spans reuse (`shapeLanguageSpans`).
+  let languageSpanScratch = LanguageSpanScratch()
   @exclusivity(unchecked) var bytes = 0
   @exclusivity(unchecked) var limit = ShapingCache.limit
   @exclusivity(unchecked) var counts = ShapingCache.Statistics()
@@ -334,6 +336,8 @@ final class ThreadCache: @unchecked Sendable {
   /// The cuts required of the last text (`shapeCached(_:options:requiredCuts:into:)`) that could
   /// not be made.
   @exclusivity(unchecked) var missingCuts: [Int] = []
+  /// The required cuts of the last text made inside its pieces (`cutPieces`).
+  @exclusivity(unchecked) var insideCuts: [Int] = []
   /// The counts as others may read them.
   var statistics = ShapingCache.Statistics()
   /// Whether the text shaped now is a piece of a line shaped again (kashida's): neither timed nor

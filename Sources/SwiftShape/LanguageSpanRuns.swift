@@ -1,0 +1,197 @@
+import HarfBuzz
+import SwiftShapeUnicode
+
+// Speed: a paragraph of one run (level 0, one script, no fallback fonts) whose spans each set a
+// language and nothing else, given in order and apart — a caller tagging words or phrases with
+// their language — where every language shapes the script alike with the font
+// (`FontCacheState.shapesAlike`). The general path shapes such a paragraph as one group of runs
+// (`shapeRunGroupCached`: one lookup through the cache, a cut required at each edge between two
+// runs), after resolving a style for each scalar (`SpanStyles`), splitting the itemized run by
+// styles and making each run's options; here the runs are found from the spans alone, the same
+// lookup is made, and the runs are made from the spans and the glyphs in one pass. Where the
+// paragraph is not that case, or the cache does not take the text whole with those cuts, the
+// general path shapes it, and gives the same result.
+
+/// One run of a paragraph of language spans: where it starts (in the cluster unit and in UTF-8),
+/// its language, and the span that gives it (nil for text under no span).
+private struct LanguageSpanRun {
+  var start: Int
+  var byte: Int
+  var language: Language?
+  var span: Int?
+}
+
+extension ShapingFont {
+  /// Shapes `text` with `options` (a paragraph, with spans) into `result` where it is the case
+  /// above, as `shapeParagraph(_:options:base:into:)` would; false, and `result` as it was,
+  /// where it is not.
+  func shapeLanguageSpans(
+    _ text: String, options: ShapeOptions, base: BaseDirection, into result: inout ShapeResult
+  ) throws -> Bool {
+    guard fallback == nil, options.cacheable, options.features.isEmpty, options.clusterUnit != .utf16,
+      options.clusterLevel == .monotoneGraphemes || options.clusterLevel == .monotoneCharacters,
+      options.textBefore.isEmpty, options.textAfter.isEmpty
+    else { return false }
+    let spans = options.spans
+    // Each span a language alone, not empty, after the one before. (Read in place: a span copied
+    // out retains its strings and arrays.)
+    var previousEnd = 0
+    for index in spans.indices {
+      guard spans[index].language != nil, spans[index].start >= previousEnd,
+        spans[index].end > spans[index].start, spans[index].fontFile == nil, spans[index].fontPattern == nil,
+        spans[index].faceIndex == nil, spans[index].points == nil, spans[index].variations.isEmpty,
+        spans[index].features.isEmpty, spans[index].direction == nil
+      else { return false }
+      previousEnd = spans[index].end
+    }
+    guard !spans.isEmpty, let single = try? ItemizedParagraph.singleRun(text, base: base) else {
+      return false
+    }
+    let byScalars = options.clusterUnit == .unicodeScalars
+    let length = byScalars ? single.scalars : text.utf8.count
+    guard previousEnd <= length else { return false }
+    // (The text's own UTF-8 where it is contiguous, as a native string's is.)
+    if let done = try text.utf8.withContiguousStorageIfAvailable({ units in
+      try shapeLanguageSpans(
+        text, units: units, length: length, single: single, options: options, into: &result)
+    }) {
+      return done
+    }
+    return try Array(text.utf8).withUnsafeBufferPointer { units in
+      try shapeLanguageSpans(
+        text, units: units, length: length, single: single, options: options, into: &result)
+    }
+  }
+
+  /// `shapeLanguageSpans(_:options:base:into:)` for `text` of UTF-8 `units`, `length` long in the
+  /// cluster unit, of one run (`single`).
+  private func shapeLanguageSpans(
+    _ text: String, units: UnsafeBufferPointer<UInt8>, length: Int, single: (scriptTag: UInt32, scalars: Int),
+    options: ShapeOptions, into result: inout ShapeResult
+  ) throws -> Bool {
+    let spans = options.spans
+    let byScalars = options.clusterUnit == .unicodeScalars
+    // The runs: a span's text has its language, the text between spans the paragraph's; runs
+    // next to each other with the same language and from spans (or both from none) are one.
+    // A run's span is the first span of its language, as the general path's styles have it.
+    var runs: [LanguageSpanRun] = []
+    runs.reserveCapacity(spans.count * 2 + 1)
+    var firstSpans: [(language: Language?, span: Int)] = []
+    // Where the walk through the UTF-8 is, in bytes and in scalars.
+    var (byte, scalar) = (0, 0)
+    func byteOffset(of offset: Int) -> Int? {
+      if byScalars {
+        while scalar < offset {
+          byte += 1
+          while byte < units.count, units[byte] & 0xC0 == 0x80 { byte += 1 }
+          scalar += 1
+        }
+        return byte
+      }
+      guard offset == units.count || units[offset] & 0xC0 != 0x80 else { return nil }
+      return offset
+    }
+    func add(start: Int, byte: Int, language: Language?, span: Int?) {
+      if let last = runs.last, last.span == span { return }
+      runs.append(LanguageSpanRun(start: start, byte: byte, language: language, span: span))
+    }
+    var position = 0
+    for index in spans.indices {
+      let (start, end) = (spans[index].start, spans[index].end)
+      let language = spans[index].language
+      if start > position, let at = byteOffset(of: position) {
+        add(start: position, byte: at, language: options.language, span: nil)
+      }
+      guard let startByte = byteOffset(of: start), byteOffset(of: end) != nil else { return false }
+      let first: Int
+      if let known = firstSpans.first(where: { $0.language == language }) {
+        first = known.span
+      } else {
+        first = index
+        firstSpans.append((language, index))
+      }
+      add(start: start, byte: startByte, language: language, span: first)
+      position = end
+    }
+    if position < length, let at = byteOffset(of: position) {
+      add(start: position, byte: at, language: options.language, span: nil)
+    }
+    // Every run's language shapes the script as the first run's does.
+    let script = Script(tag: OpenTypeTag(rawValue: single.scriptTag))
+    let language = runs[0].language
+    var alike: [Language?] = [language]
+    for run in runs where !alike.contains(run.language) {
+      guard cacheState.shapesAlike(language, run.language, script: script, font: font) else { return false }
+      alike.append(run.language)
+    }
+    var runOptions = options
+    runOptions.paragraph = nil
+    runOptions.spans = []
+    runOptions.bufferFlags.formUnion([.beginningOfText, .endOfText])
+    runOptions.direction = .leftToRight
+    runOptions.script = script
+    runOptions.language = language
+    // (Shaped into the thread's result, its runs and cuts in the thread's arrays, lent and given
+    // back: `result` keeps its runs' array for the runs made below, and is left as it was where
+    // the cache does not take the text.)
+    let scratch = ThreadCache.current.languageSpanScratch
+    var cuts = scratch.cuts
+    var whole = scratch.result
+    (scratch.cuts, scratch.result) = ([], ShapeResult())
+    defer {
+      cuts.removeAllKeepingCapacity()
+      // (Without the glyphs, which the runs made share.)
+      if !whole.runs.isEmpty { whole.runs[0].glyphs = ShapedGlyphs() }
+      (scratch.cuts, scratch.result) = (cuts, whole)
+    }
+    for run in runs.dropFirst() { cuts.append(run.byte) }
+    guard
+      try shapeRunCached(
+        units: units, item: 0..<units.count, runOptions: runOptions, clusterStart: 0, requiredCuts: cuts,
+        into: &whole),
+      whole.runs.count == 1
+    else { return false }
+    // Each run's glyphs: the next stretch of the whole's (clusters rise through them), sharing
+    // its storage; the runs in the array `result` had.
+    var shaped = result.runs
+    result.runs = []
+    shaped.removeAll(keepingCapacity: true)
+    shaped.reserveCapacity(runs.count)
+    let wholeRun = whole.runs[0]
+    wholeRun.glyphs.withUnsafeBufferPointer { glyphs in
+      var position = 0
+      for (index, run) in runs.enumerated() {
+        let end = index + 1 < runs.count ? runs[index + 1].start : length
+        let first = position
+        while position < glyphs.count, glyphs[position].cluster < end { position += 1 }
+        var made = ShapedRun(
+          font: wholeRun.font, unit: wholeRun.unit, scale: wholeRun.scale, direction: wholeRun.direction,
+          script: wholeRun.script, language: run.language ?? Language.processDefault,
+          glyphs: position > first ? ShapedGlyphs(wholeRun.glyphs, sharing: first..<position) : ShapedGlyphs()
+        )
+        (made.level, made.range, made.span) = (0, run.start..<end, run.span)
+        shaped.append(consume made)
+      }
+    }
+    let missing =
+      wholeRun.glyphs.contains { $0.id == 0 }
+      ? missingCharacters(
+        [Unicode.Scalar](scalarsOf: text), runs: [TextRun(range: 0..<single.scalars, level: 0, script: "")],
+        shaped: shaped, options: options, text: text) : []
+    result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: shaped)
+    result.baseLevel = 0
+    result.missingCharacters = missing
+    result.spans = spans
+    scratch.paragraphs += 1
+    return true
+  }
+}
+
+/// What a thread's paragraphs of language spans reuse (`shapeLanguageSpans`): the cuts required,
+/// and the result the whole text is shaped into.
+final class LanguageSpanScratch {
+  @exclusivity(unchecked) var cuts: [Int] = []
+  @exclusivity(unchecked) var result = ShapeResult()
+  /// How many paragraphs the thread shaped this way.
+  @exclusivity(unchecked) var paragraphs = 0
+}

@@ -1,0 +1,117 @@
+import HarfBuzz
+import TestFixtures
+import Testing
+
+@testable import SwiftShape
+
+/// Paragraphs whose spans each set a language alone (`shapeLanguageSpans`) give what the general
+/// path gives them, and what shaping each run on its own without the cache gives.
+@Suite("Language spans")
+struct LanguageSpanTests {
+  /// The spans of `line` that `pattern` makes: a span over each word whose index it names, with
+  /// the language it gives.
+  static func spans(
+    of line: String, unit: ClusterUnit, _ pattern: (Int) -> (language: String, joined: Bool)?
+  ) -> [TextSpan] {
+    var spans: [TextSpan] = []
+    var offset = 0
+    for (index, word) in line.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
+      let length = unit.length(of: String(word))
+      if length > 0, let (language, joined) = pattern(index) {
+        let span = TextSpan(offset..<(offset + length), language: Language(harfBuzzString: language))
+        // A span joined to the one before it takes the space between them too.
+        if joined, let last = spans.last, last.language == span.language {
+          spans[spans.count - 1].end = span.end
+        } else {
+          spans.append(span)
+        }
+      }
+      offset += length + unit.length(of: " ")
+    }
+    return spans
+  }
+
+  @Test(arguments: [ClusterUnit.unicodeScalars, .utf8])
+  func spansGiveTheGeneralPathsRuns(unit: ClusterUnit) throws {
+    ShapingCache.choosesByTime = false
+    let cases: [(path: String, lines: [String], languages: [String])] = [
+      (
+        Paths.latin, ["Şi ţara l·l Lluís ştie şi ţine", "the same words  the same words", "ffi fl ff"],
+        ["en", "de"]
+      ),
+      (Paths.latin, ["Şi ţara l·l Lluís ştie şi ţine"], ["ro", "en"]),
+      (Paths.spaceJoints, ["qa Ta x y qa", "qo z qa b", "ak qa ak Tk", "Tk  Ta k T"], ["en", "de"]),
+      (Paths.devanagari, ["क्षत्रिय नमस्ते क्षत्रिय", "नमस्ते र्क नमस्ते"], ["hi", "mr"]),
+    ]
+    // Every word, every other word, runs of words joined, one span over all.
+    let patterns: [(Int) -> (language: String, joined: Bool)?] = [
+      { _ in ("0", false) }, { $0 % 2 == 0 ? ("0", false) : nil }, { ($0 % 3 == 2 ? "1" : "0", true) },
+      { $0 % 2 == 0 ? ("1", false) : ("0", false) }, { _ in ("0", true) },
+    ]
+    let scratch = ThreadCache.current.languageSpanScratch
+    for (path, lines, languages) in cases {
+      let font = try ShapingFont(file: path)
+      ShapingCache.removeAllOnThisThread()
+      var options = ShapeOptions()
+      options.paragraph = .auto
+      options.clusterUnit = unit
+      for _ in 0..<ShapingCache.warmUpLines { _ = try font.shape("warm up", options: options) }
+      let taken = scratch.paragraphs
+      for line in lines + lines {
+        for pattern in patterns {
+          options.spans = Self.spans(of: line, unit: unit) { index in
+            pattern(index).map { (languages[$0.language == "0" ? 0 : 1], $0.joined) }
+          }
+          let fast = try font.shape(line, options: options)
+          // An empty span at the end, which sets nothing, takes the general path.
+          var general = options
+          general.spans.append(TextSpan(0..<0))
+          var expected = try font.shape(line, options: general)
+          expected.spans = fast.spans
+          var plain = options
+          plain.usesCache = false
+          // (Compared first: the results whole in a failure's message are long.)
+          let (same, sameAsPlain) = (fast == expected, fast == (try font.shape(line, options: plain)))
+          #expect(
+            same, "\(path) \(line): runs \(fast.runs.map(\.range)), general \(expected.runs.map(\.range))")
+          #expect(fast.runs.map(\.language) == expected.runs.map(\.language))
+          #expect(fast.runs.map(\.span) == expected.runs.map(\.span))
+          #expect(sameAsPlain, "\(path) \(line): not as without the cache")
+        }
+      }
+      // The lines of words apart took this path, each once the cache had seen its words.
+      #expect(scratch.paragraphs - taken >= lines.count * 2, "\(path)")
+    }
+  }
+
+  /// Where the path does not apply (a span inside a word, spans out of order or over each
+  /// other, a span with a feature), the general path shapes the paragraph, and its errors stay.
+  @Test func otherSpansTakeTheGeneralPath() throws {
+    ShapingCache.choosesByTime = false
+    let font = try ShapingFont(file: Paths.latin)
+    ShapingCache.removeAllOnThisThread()
+    var options = ShapeOptions()
+    options.paragraph = .auto
+    for _ in 0..<ShapingCache.warmUpLines { _ = try font.shape("warm up", options: options) }
+    let line = "one two three four"
+    let german = Language(harfBuzzString: "de")
+    let scratch = ThreadCache.current.languageSpanScratch
+    for spans in [
+      [TextSpan(1..<3, language: german)],
+      [TextSpan(8..<13, language: german), TextSpan(0..<3, language: german)],
+      [TextSpan(0..<7, language: german), TextSpan(4..<13, language: german)],
+      [TextSpan(0..<3, language: german, features: [try Feature(parsing: "-kern")])],
+    ] {
+      options.spans = spans
+      let taken = scratch.paragraphs
+      let result = try font.shape(line, options: options)
+      var plain = options
+      plain.usesCache = false
+      let same = result == (try font.shape(line, options: plain))
+      #expect(same, "\(spans.map { $0.start..<$0.end })")
+      #expect(scratch.paragraphs == taken)
+    }
+    options.spans = [TextSpan(0..<3, language: german), TextSpan(4..<40, language: german)]
+    #expect(throws: ShapingError.self) { try font.shape(line, options: options) }
+  }
+}
