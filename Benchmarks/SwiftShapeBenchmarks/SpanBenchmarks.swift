@@ -50,12 +50,15 @@ extension Benchmarks {
     for spans in [nil, whole, perWord] { _ = try pass(spans) }
     // For profiling: SWIFTSHAPE_PROFILE_SPANS=none|line|word runs that kind alone, a few passes
     // after the warm-up (SWIFTSHAPE_PROFILE_PASSES, 3 by default), and exits: under callgrind,
-    // the instructions a kind costs over `none`.
+    // the instructions a kind costs over `none`; on the corpus whose name contains
+    // SWIFTSHAPE_PROFILE_CORPUS (the English text by default).
     // `floor`: only what the result of a span a word holds, made from the paragraph's glyphs
     // shaped beforehand — a run a word and a run a space, each holding its stretch of the
     // paragraph's glyphs, the last line's result released — the least a span a word costs in
     // this result model.
-    if let kind = getenv("SWIFTSHAPE_PROFILE_SPANS").map({ String(cString: $0) }) {
+    if let kind = getenv("SWIFTSHAPE_PROFILE_SPANS").map({ String(cString: $0) }),
+      name.contains(getenv("SWIFTSHAPE_PROFILE_CORPUS").map { String(cString: $0) } ?? "en-")
+    {
       let passes = getenv("SWIFTSHAPE_PROFILE_PASSES").flatMap { Int(String(cString: $0)) } ?? 3
       if kind == "floor" {
         let shaped = try lines.map { try font.shape($0, options: plain) }

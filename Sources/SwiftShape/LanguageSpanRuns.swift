@@ -1,7 +1,7 @@
 import HarfBuzz
 import SwiftShapeUnicode
 
-// Speed: a paragraph of one run (level 0, one script, no fallback fonts) whose spans each set a
+// Speed: a paragraph of one run (one bidi level, one script, no fallback fonts) whose spans each set a
 // language and nothing else, given in order and apart — a caller tagging words or phrases with
 // their language — where every language shapes the script alike with the font
 // (`FontCacheState.shapesAlike`). The general path shapes such a paragraph as one group of runs
@@ -24,9 +24,11 @@ private struct LanguageSpanRun {
 extension ShapingFont {
   /// Shapes `text` with `options` (a paragraph, with spans) into `result` where it is the case
   /// above, as `shapeParagraph(_:options:base:into:)` would; false, and `result` as it was,
-  /// where it is not.
+  /// where it is not. Where the text was itemized by bidi on the way (`itemized`: its scalars
+  /// and runs, without isolates), the general path takes that itemization.
   func shapeLanguageSpans(
-    _ text: String, options: ShapeOptions, base: BaseDirection, into result: inout ShapeResult
+    _ text: String, options: ShapeOptions, base: BaseDirection,
+    itemized: inout (scalars: [Unicode.Scalar], paragraph: ItemizedParagraph)?, into result: inout ShapeResult
   ) throws -> Bool {
     guard fallback == nil, options.cacheable, options.features.isEmpty, options.clusterUnit != .utf16,
       options.clusterLevel == .monotoneGraphemes || options.clusterLevel == .monotoneCharacters,
@@ -44,8 +46,21 @@ extension ShapingFont {
       else { return false }
       previousEnd = spans[index].end
     }
-    guard !spans.isEmpty, let single = try? ItemizedParagraph.singleRun(text, base: base) else {
-      return false
+    guard !spans.isEmpty else { return false }
+    // One run: found without bidi where the text is left to right, else by bidi.
+    let single: OneRun
+    if let found = try? ItemizedParagraph.singleRun(text, base: base) {
+      single = OneRun(
+        baseLevel: 0, level: 0, script: Script(tag: OpenTypeTag(rawValue: found.scriptTag)),
+        scalars: found.scalars)
+    } else {
+      let scalars = [Unicode.Scalar](scalarsOf: text)
+      guard let paragraph = try? ItemizedParagraph(scalars, base: base, isolates: []) else { return false }
+      itemized = (scalars, paragraph)
+      guard paragraph.runs.count == 1 else { return false }
+      single = OneRun(
+        baseLevel: paragraph.baseLevel, level: paragraph.runs[0].level,
+        script: Script(iso15924: paragraph.runs[0].script), scalars: scalars.count)
     }
     let byScalars = options.clusterUnit == .unicodeScalars
     let length = byScalars ? single.scalars : text.utf8.count
@@ -63,11 +78,11 @@ extension ShapingFont {
     }
   }
 
-  /// `shapeLanguageSpans(_:options:base:into:)` for `text` of UTF-8 `units`, `length` long in the
-  /// cluster unit, of one run (`single`).
+  /// `shapeLanguageSpans(_:options:base:itemized:into:)` for `text` of UTF-8 `units`, `length`
+  /// long in the cluster unit, of one run (`single`).
   private func shapeLanguageSpans(
-    _ text: String, units: UnsafeBufferPointer<UInt8>, length: Int, single: (scriptTag: UInt32, scalars: Int),
-    options: ShapeOptions, into result: inout ShapeResult
+    _ text: String, units: UnsafeBufferPointer<UInt8>, length: Int, single: OneRun, options: ShapeOptions,
+    into result: inout ShapeResult
   ) throws -> Bool {
     let spans = options.spans
     let byScalars = options.clusterUnit == .unicodeScalars
@@ -117,7 +132,7 @@ extension ShapingFont {
       add(start: position, byte: at, language: options.language, span: nil)
     }
     // Every run's language shapes the script as the first run's does.
-    let script = Script(tag: OpenTypeTag(rawValue: single.scriptTag))
+    let script = single.script
     let language = runs[0].language
     var alike: [Language?] = [language]
     for run in runs where !alike.contains(run.language) {
@@ -128,7 +143,8 @@ extension ShapingFont {
     runOptions.paragraph = nil
     runOptions.spans = []
     runOptions.bufferFlags.formUnion([.beginningOfText, .endOfText])
-    runOptions.direction = .leftToRight
+    let backward = single.level & 1 == 1
+    runOptions.direction = backward ? .rightToLeft : .leftToRight
     runOptions.script = script
     runOptions.language = language
     // (Shaped into the thread's result, its runs and cuts in the thread's arrays, lent and given
@@ -151,8 +167,9 @@ extension ShapingFont {
         into: &whole),
       whole.runs.count == 1
     else { return false }
-    // Each run's glyphs: the next stretch of the whole's (clusters rise through them), sharing
-    // its storage; the runs in the array `result` had.
+    // Each run's glyphs: the next stretch of the whole's, sharing its storage; the runs in the
+    // array `result` had. Clusters rise through the glyphs left to right, and fall right to left,
+    // where the runs come in visual order, last first (as the general path orders them).
     var shaped = result.runs
     result.runs = []
     shaped.removeAll(keepingCapacity: true)
@@ -160,31 +177,45 @@ extension ShapingFont {
     let wholeRun = whole.runs[0]
     wholeRun.glyphs.withUnsafeBufferPointer { glyphs in
       var position = 0
-      for (index, run) in runs.enumerated() {
-        let end = index + 1 < runs.count ? runs[index + 1].start : length
+      for step in runs.indices {
+        let index = backward ? runs.count - 1 - step : step
+        let (start, end) = (runs[index].start, index + 1 < runs.count ? runs[index + 1].start : length)
         let first = position
-        while position < glyphs.count, glyphs[position].cluster < end { position += 1 }
+        if backward {
+          while position < glyphs.count, glyphs[position].cluster >= start { position += 1 }
+        } else {
+          while position < glyphs.count, glyphs[position].cluster < end { position += 1 }
+        }
         var made = ShapedRun(
           font: wholeRun.font, unit: wholeRun.unit, scale: wholeRun.scale, direction: wholeRun.direction,
-          script: wholeRun.script, language: run.language ?? Language.processDefault,
+          script: wholeRun.script, language: runs[index].language ?? Language.processDefault,
           glyphs: position > first ? ShapedGlyphs(wholeRun.glyphs, sharing: first..<position) : ShapedGlyphs()
         )
-        (made.level, made.range, made.span) = (0, run.start..<end, run.span)
+        (made.level, made.range, made.span) = (single.level, start..<end, runs[index].span)
         shaped.append(consume made)
       }
     }
     let missing =
       wholeRun.glyphs.contains { $0.id == 0 }
       ? missingCharacters(
-        [Unicode.Scalar](scalarsOf: text), runs: [TextRun(range: 0..<single.scalars, level: 0, script: "")],
+        [Unicode.Scalar](scalarsOf: text),
+        runs: [TextRun(range: 0..<single.scalars, level: single.level, script: "")],
         shaped: shaped, options: options, text: text) : []
     result = ShapeResult(text: text, clusterUnit: options.clusterUnit, runs: shaped)
-    result.baseLevel = 0
+    result.baseLevel = single.baseLevel
     result.missingCharacters = missing
     result.spans = spans
     scratch.paragraphs += 1
     return true
   }
+}
+
+/// A paragraph of one run: its base level, the run's level and script, its number of scalars.
+private struct OneRun {
+  var baseLevel: UInt8
+  var level: UInt8
+  var script: Script
+  var scalars: Int
 }
 
 /// What a thread's paragraphs of language spans reuse (`shapeLanguageSpans`): the cuts required,

@@ -35,7 +35,12 @@ extension ShapingFont {
     _ text: String, options: ShapeOptions, base: BaseDirection, into result: inout ShapeResult
   ) throws {
     // Spans of languages alone over one run (LanguageSpanRuns.swift).
-    if !options.spans.isEmpty, try shapeLanguageSpans(text, options: options, base: base, into: &result) {
+    // (Where it itemized the text by bidi, and the paragraph is of more than one run, the
+    // itemization is taken below.)
+    var itemizedBefore: (scalars: [Unicode.Scalar], paragraph: ItemizedParagraph)?
+    if !options.spans.isEmpty,
+      try shapeLanguageSpans(text, options: options, base: base, itemized: &itemizedBefore, into: &result)
+    {
       return
     }
     // Speed: a paragraph of one run (one level, one script) with no fallback fonts is found
@@ -75,7 +80,7 @@ extension ShapingFont {
       }
       return
     }
-    let scalars = [Unicode.Scalar](scalarsOf: text)
+    let scalars = itemizedBefore?.scalars ?? [Unicode.Scalar](scalarsOf: text)
     var spanFeatures: [Feature] = []
     let styles: SpanStyles?
     if options.spans.isEmpty {
@@ -106,7 +111,11 @@ extension ShapingFont {
       // A paragraph of one level and one script, found without ICU's bidi (spans or fallback
       // fonts then cut it further).
       let itemized: ItemizedParagraph
-      if styles != nil, isolates.isEmpty, let single = try ItemizedParagraph.singleRun(text, base: base) {
+      if let itemizedBefore, isolates.isEmpty {
+        itemized = itemizedBefore.paragraph
+      } else if styles != nil, isolates.isEmpty,
+        let single = try ItemizedParagraph.singleRun(text, base: base)
+      {
         itemized = ItemizedParagraph(
           baseLevel: 0,
           runs: [

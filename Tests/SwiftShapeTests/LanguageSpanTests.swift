@@ -42,6 +42,8 @@ struct LanguageSpanTests {
       (Paths.latin, ["Şi ţara l·l Lluís ştie şi ţine"], ["ro", "en"]),
       (Paths.spaceJoints, ["qa Ta x y qa", "qo z qa b", "ak qa ak Tk", "Tk  Ta k T"], ["en", "de"]),
       (Paths.devanagari, ["क्षत्रिय नमस्ते क्षत्रिय", "नमस्ते र्क नमस्ते"], ["hi", "mr"]),
+      // Right to left: the runs in visual order, each a stretch of glyphs from the right.
+      (Paths.arabic, ["سلام عليكم سلام", "بب بب يي", "كتاب، سلام!"], ["ar", "fa"]),
     ]
     // Every word, every other word, runs of words joined, one span over all.
     let patterns: [(Int) -> (language: String, joined: Bool)?] = [
@@ -81,6 +83,46 @@ struct LanguageSpanTests {
       }
       // The lines of words apart took this path, each once the cache had seen its words.
       #expect(scratch.paragraphs - taken >= lines.count * 2, "\(path)")
+    }
+  }
+
+  /// A span of language a word over the benchmark corpora's English and Persian lines: the same
+  /// results as the general path's and as without the cache, and this path taken for most lines.
+  @Test func corpusLinesWithASpanAWord() throws {
+    guard let shared = Paths.shared else {
+      print("skipped: ../shared (the benchmark corpora) is absent")
+      return
+    }
+    ShapingCache.choosesByTime = false
+    let perf = "\(shared)/corpus/harfbuzz-6.0.0-perf"
+    let scratch = ThreadCache.current.languageSpanScratch
+    for (font, text, language) in [
+      ("Roboto-Regular.ttf", "en-thelittleprince.txt", "en-GB"),
+      ("Amiri-Regular.ttf", "fa-thelittleprince.txt", "fa"),
+    ] {
+      let font = try ShapingFont(file: "\(perf)/fonts/\(font)")
+      let lines = try String(contentsOfFile: "\(perf)/texts/\(text)", encoding: .utf8)
+        .split(separator: "\n").prefix(300).map(String.init)
+      ShapingCache.removeAllOnThisThread()
+      var options = ShapeOptions()
+      options.paragraph = .auto
+      options.clusterUnit = .utf8
+      let taken = scratch.paragraphs
+      var differ = 0
+      for line in lines + lines {
+        options.spans = Self.spans(of: line, unit: .utf8) { _ in (language, false) }
+        let fast = try font.shape(line, options: options)
+        var general = options
+        general.spans.append(TextSpan(0..<0))
+        var expected = try font.shape(line, options: general)
+        expected.spans = fast.spans
+        var plain = options
+        plain.usesCache = false
+        let withoutCache = try font.shape(line, options: plain)
+        if fast != expected || fast != withoutCache { differ += 1 }
+      }
+      #expect(differ == 0, "\(text)")
+      #expect(scratch.paragraphs - taken > lines.count, "\(text): \(scratch.paragraphs - taken) lines")
     }
   }
 

@@ -174,7 +174,10 @@ extension ShapingFont {
     defer {
       swap(&cutStorage, &cache.cuts)
       swap(&beforeSpacesStorage, &cache.beforeSpaces)
-      if !requiredCuts.isEmpty { swap(&insideStorage, &cache.insideCuts) }
+      if !requiredCuts.isEmpty {
+        insideStorage.removeAllKeepingCapacity()
+        swap(&insideStorage, &cache.insideCuts)
+      }
     }
     cutPieces(
       bytes, joints: joints, table: table, cache: cache, required: requiredCuts, into: &cutStorage,
