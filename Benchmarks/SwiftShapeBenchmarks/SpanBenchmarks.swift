@@ -79,7 +79,10 @@ extension Benchmarks {
         for _ in 0..<passes {
           for (index, line) in lines.enumerated() {
             let whole = shaped[index].runs[0]
-            var runs: [ShapedRun] = []
+            // (The last result's array of runs reused, as the library reuses it.)
+            var runs = result.runs
+            result.runs = []
+            runs.removeAll(keepingCapacity: true)
             runs.reserveCapacity(perWord[index].count * 2)
             var glyph = 0
             let edges = lineEdges[index]
@@ -91,13 +94,10 @@ extension Benchmarks {
               // font and its glyphs' storage.)
               var run = ShapedRun(
                 font: whole.font, unit: whole.unit, scale: whole.scale, direction: whole.direction,
-                script: whole.script, language: nil,
+                script: whole.script, language: number % 2 == 0 ? language : nil,
                 glyphs: ShapedGlyphs(whole.glyphs, sharing: first..<glyph))
-              run.range = edges[number]..<end
-              run.language = number % 2 == 0 ? language : nil
-              run.span = number % 2 == 0 ? number / 2 : nil
-              run.level = 0
-              runs.append(run)
+              (run.level, run.range, run.span) = (0, edges[number]..<end, number % 2 == 0 ? number / 2 : nil)
+              runs.append(consume run)
             }
             result = ShapeResult(text: line, clusterUnit: .utf8, runs: runs)
           }
