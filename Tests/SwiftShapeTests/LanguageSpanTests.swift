@@ -31,6 +31,22 @@ struct LanguageSpanTests {
     return spans
   }
 
+  /// `line` shaped with `options` (this path, where it applies), by the general path (an empty
+  /// span at the end, which sets nothing, takes it; its spans are then set to the first's), and
+  /// without the cache.
+  static func shapes(_ line: String, font: ShapingFont, options: ShapeOptions) throws -> (
+    fast: ShapeResult, general: ShapeResult, withoutCache: ShapeResult
+  ) {
+    let fast = try font.shape(line, options: options)
+    var general = options
+    general.spans.append(TextSpan(0..<0))
+    var expected = try font.shape(line, options: general)
+    expected.spans = fast.spans
+    var plain = options
+    plain.usesCache = false
+    return (fast, expected, try font.shape(line, options: plain))
+  }
+
   @Test(arguments: [ClusterUnit.unicodeScalars, .utf8])
   func spansGiveTheGeneralPathsRuns(unit: ClusterUnit) throws {
     ShapingCache.choosesByTime = false
@@ -64,16 +80,9 @@ struct LanguageSpanTests {
           options.spans = Self.spans(of: line, unit: unit) { index in
             pattern(index).map { (languages[$0.language == "0" ? 0 : 1], $0.joined) }
           }
-          let fast = try font.shape(line, options: options)
-          // An empty span at the end, which sets nothing, takes the general path.
-          var general = options
-          general.spans.append(TextSpan(0..<0))
-          var expected = try font.shape(line, options: general)
-          expected.spans = fast.spans
-          var plain = options
-          plain.usesCache = false
+          let (fast, expected, withoutCache) = try Self.shapes(line, font: font, options: options)
           // (Compared first: the results whole in a failure's message are long.)
-          let (same, sameAsPlain) = (fast == expected, fast == (try font.shape(line, options: plain)))
+          let (same, sameAsPlain) = (fast == expected, fast == withoutCache)
           #expect(
             same, "\(path) \(line): runs \(fast.runs.map(\.range)), general \(expected.runs.map(\.range))")
           #expect(fast.runs.map(\.language) == expected.runs.map(\.language))
@@ -111,14 +120,7 @@ struct LanguageSpanTests {
       var differ = 0
       for line in lines + lines {
         options.spans = Self.spans(of: line, unit: .utf8) { _ in (language, false) }
-        let fast = try font.shape(line, options: options)
-        var general = options
-        general.spans.append(TextSpan(0..<0))
-        var expected = try font.shape(line, options: general)
-        expected.spans = fast.spans
-        var plain = options
-        plain.usesCache = false
-        let withoutCache = try font.shape(line, options: plain)
+        let (fast, expected, withoutCache) = try Self.shapes(line, font: font, options: options)
         if fast != expected || fast != withoutCache { differ += 1 }
       }
       #expect(differ == 0, "\(text)")
