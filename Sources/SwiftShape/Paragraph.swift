@@ -34,15 +34,6 @@ extension ShapingFont {
   func shapeParagraph(
     _ text: String, options: ShapeOptions, base: BaseDirection, into result: inout ShapeResult
   ) throws {
-    // Spans of languages alone over one run (LanguageSpanRuns.swift).
-    // (Where it itemized the text by bidi, and the paragraph is of more than one run, the
-    // itemization is taken below.)
-    var itemizedBefore: (scalars: [Unicode.Scalar], paragraph: ItemizedParagraph)?
-    if !options.spans.isEmpty,
-      try shapeLanguageSpans(text, options: options, base: base, itemized: &itemizedBefore, into: &result)
-    {
-      return
-    }
     // Speed: a paragraph of one run (one level, one script) with no fallback fonts is found
     // without the arrays itemization fills (a word of Hindi: 0.8 µs over plain shaping before).
     // Spans of features alone cut no run: such a paragraph takes the same way, their features
@@ -78,6 +69,19 @@ extension ShapingFont {
           scalars, runs: [TextRun(range: 0..<scalars.count, level: 0, script: "")], shaped: result.runs,
           options: options, text: text)
       }
+      return
+    }
+    // Spans of languages alone over one run (LanguageSpanRuns.swift).
+    // (Where it itemized the text by bidi, and the paragraph is of more than one run, the
+    // itemization is taken below.)
+    // (Tried only where the first span sets a language, after the paragraphs of spans of
+    // features alone have gone: asked of every paragraph with spans, its checks cost one span of
+    // features a line 87 instructions a paragraph, and asked first, the paragraph retained its
+    // spans' array, callgrind.)
+    var itemizedBefore: (scalars: [Unicode.Scalar], paragraph: ItemizedParagraph)?
+    if Self.firstSpanSetsLanguage(options.spans),
+      try shapeLanguageSpans(text, options: options, base: base, itemized: &itemizedBefore, into: &result)
+    {
       return
     }
     let scalars = itemizedBefore?.scalars ?? [Unicode.Scalar](scalarsOf: text)
@@ -376,6 +380,13 @@ extension ShapingFont {
     result.baseLevel = paragraph.baseLevel
     result.missingCharacters = missing
     result.spans = options.spans
+  }
+
+  /// Whether the first of `spans` sets a language. (Asked here, the array borrowed: asked in
+  /// place, the paragraph retained the spans' array twice, and `first` copied the span.)
+  @inline(never)
+  private static func firstSpanSetsLanguage(_ spans: [TextSpan]) -> Bool {
+    !spans.isEmpty && spans[0].language != nil
   }
 
   /// Shapes a paragraph of one run, at `level` in `script` with `runFont`, into `result`; with
