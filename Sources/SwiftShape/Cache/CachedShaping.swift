@@ -187,14 +187,23 @@ extension ShapingFont {
     let (cuts, beforeSpaces, forced) = (cutStorage, beforeSpacesStorage, forcedStorage)
     if !requiredCuts.isEmpty {
       // The required cuts not made, for the caller to shape the text apart at them.
+      // (Walked through buffer pointers: through the arrays, each read checked, the walk was 0.9 M
+      // instructions a pass over the Persian text with a span a word, callgrind.)
       cache.missingCuts.removeAllKeepingCapacity()
-      var (next, nextInside) = (0, 0)
-      for required in requiredCuts {
-        while next < cuts.count, cuts[next] < required { next += 1 }
-        if next < cuts.count, cuts[next] == required { continue }
-        while nextInside < insideStorage.count, insideStorage[nextInside] < required { nextInside += 1 }
-        if nextInside < insideStorage.count, insideStorage[nextInside] == required { continue }
-        cache.missingCuts.append(required)
+      let inside = insideStorage
+      requiredCuts.withUnsafeBufferPointer { required in
+        cuts.withUnsafeBufferPointer { cuts in
+          inside.withUnsafeBufferPointer { inside in
+            var (next, nextInside) = (0, 0)
+            for cut in required {
+              while next < cuts.count, cuts[next] < cut { next += 1 }
+              if next < cuts.count, cuts[next] == cut { continue }
+              while nextInside < inside.count, inside[nextInside] < cut { nextInside += 1 }
+              if nextInside < inside.count, inside[nextInside] == cut { continue }
+              cache.missingCuts.append(cut)
+            }
+          }
+        }
       }
       guard cache.missingCuts.isEmpty else { return false }
     }
