@@ -16,7 +16,7 @@ import SwiftShapeUnicode
 
 /// One run of a paragraph of language spans: where it starts (in the cluster unit and in UTF-8),
 /// its language, and the span that gives it (nil for text under no span).
-private struct LanguageSpanRun {
+struct LanguageSpanRun {
   var start: Int
   var byte: Int
   var language: Language?
@@ -91,9 +91,27 @@ extension ShapingFont {
     // The runs: a span's text has its language, the text between spans the paragraph's; runs
     // next to each other with the same language and from spans (or both from none) are one.
     // A run's span is the first span of its language, as the general path's styles have it.
+    // (The thread's arrays, lent and given back emptied, with the result the whole text is shaped
+    // into: made for each paragraph, the arrays were a `malloc` and a `free` each, and the result
+    // swapped in and out a fresh one made and destroyed, callgrind.)
+    let scratch = ThreadCache.current.languageSpanScratch
     var runs: [LanguageSpanRun] = []
+    var firstSpans: [LanguageSpanRun] = []
+    var cuts: [Int] = []
+    swap(&runs, &scratch.runs)
+    swap(&firstSpans, &scratch.firstSpans)
+    swap(&cuts, &scratch.cuts)
+    defer {
+      runs.removeAllKeepingCapacity()
+      firstSpans.removeAllKeepingCapacity()
+      cuts.removeAllKeepingCapacity()
+      swap(&runs, &scratch.runs)
+      swap(&firstSpans, &scratch.firstSpans)
+      swap(&cuts, &scratch.cuts)
+      // (Without the glyphs, which the runs made share.)
+      if !scratch.result.runs.isEmpty { scratch.result.runs[0].glyphs = ShapedGlyphs() }
+    }
     runs.reserveCapacity(spans.count * 2 + 1)
-    var firstSpans: [(language: Language?, span: Int)] = []
     // Where the walk through the UTF-8 is, in bytes and in scalars.
     var (byte, scalar) = (0, 0)
     func byteOffset(of offset: Int) -> Int? {
@@ -125,10 +143,10 @@ extension ShapingFont {
       guard let startByte = byteOffset(of: start), byteOffset(of: end) != nil else { return false }
       let first: Int
       if let known = firstSpans.first(where: { $0.language == language }) {
-        first = known.span
+        first = known.span ?? index
       } else {
         first = index
-        firstSpans.append((language, index))
+        firstSpans.append(LanguageSpanRun(start: 0, byte: 0, language: language, span: index))
       }
       add(start: start, byte: startByte, language: language, span: first)
       position = end
@@ -140,13 +158,11 @@ extension ShapingFont {
     // (each met first by a span), and the paragraph's where text is under no span.
     let script = single.script
     let language = runs[0].language
-    for (other, _) in firstSpans where other != language {
-      guard cacheState.shapesAlike(language, other, script: script, font: font) else { return false }
+    for other in firstSpans where other.language != language {
+      guard shapesAlike(language, other.language, script: script, scratch: scratch) else { return false }
     }
     if hasGap, options.language != language {
-      guard cacheState.shapesAlike(language, options.language, script: script, font: font) else {
-        return false
-      }
+      guard shapesAlike(language, options.language, script: script, scratch: scratch) else { return false }
     }
     var runOptions = options
     runOptions.paragraph = nil
@@ -156,29 +172,16 @@ extension ShapingFont {
     runOptions.direction = backward ? .rightToLeft : .leftToRight
     runOptions.script = script
     runOptions.language = language
-    // (Shaped into the thread's result, its runs and cuts in the thread's arrays, lent and given
-    // back: `result` keeps its runs' array for the runs made below, and is left as it was where
-    // the cache does not take the text.)
-    let scratch = ThreadCache.current.languageSpanScratch
-    // (Swapped: assigned, the result's fields were each copied and released, 670 instructions
-    // a paragraph, callgrind.)
-    var cuts: [Int] = []
-    var whole = ShapeResult()
-    swap(&cuts, &scratch.cuts)
-    swap(&whole, &scratch.result)
-    defer {
-      cuts.removeAllKeepingCapacity()
-      // (Without the glyphs, which the runs made share.)
-      if !whole.runs.isEmpty { whole.runs[0].glyphs = ShapedGlyphs() }
-      swap(&cuts, &scratch.cuts)
-      swap(&whole, &scratch.result)
-    }
+    // (Shaped into the thread's result, in place: `result` keeps its runs' array for the runs
+    // made below, and is left as it was where the cache does not take the text. Swapped out and
+    // back, the thread's result was swapped with one made and destroyed for it; taken out of an
+    // optional and put back, it cost more still, callgrind.)
     for run in runs.dropFirst() { cuts.append(run.byte) }
     guard
       try shapeRunCached(
         units: units, item: 0..<units.count, runOptions: runOptions, clusterStart: 0, requiredCuts: cuts,
-        into: &whole),
-      whole.runs.count == 1
+        into: &scratch.result),
+      scratch.result.runs.count == 1
     else { return false }
     // Each run's glyphs: the next stretch of the whole's, sharing its storage; the runs in the
     // array `result` had. Clusters rise through the glyphs left to right, and fall right to left,
@@ -187,12 +190,15 @@ extension ShapingFont {
     result.runs = []
     shaped.removeAll(keepingCapacity: true)
     shaped.reserveCapacity(runs.count)
-    let wholeRun = whole.runs[0]
+    let wholeRun = scratch.result.runs[0]
+    // (A constant the closure reads: the variable, which the functions above capture, was checked
+    // for exclusive access at run time.)
+    let found = runs
     wholeRun.glyphs.withUnsafeBufferPointer { glyphs in
       var position = 0
-      for step in runs.indices {
-        let index = backward ? runs.count - 1 - step : step
-        let (start, end) = (runs[index].start, index + 1 < runs.count ? runs[index + 1].start : length)
+      for step in found.indices {
+        let index = backward ? found.count - 1 - step : step
+        let (start, end) = (found[index].start, index + 1 < found.count ? found[index + 1].start : length)
         let first = position
         if backward {
           while position < glyphs.count, glyphs[position].cluster >= start { position += 1 }
@@ -201,10 +207,10 @@ extension ShapingFont {
         }
         var made = ShapedRun(
           font: wholeRun.font, unit: wholeRun.unit, scale: wholeRun.scale, direction: wholeRun.direction,
-          script: wholeRun.script, language: runs[index].language ?? Language.processDefault,
+          script: wholeRun.script, language: found[index].language ?? Language.processDefault,
           glyphs: position > first ? ShapedGlyphs(wholeRun.glyphs, sharing: first..<position) : ShapedGlyphs()
         )
-        (made.level, made.range, made.span) = (single.level, start..<end, runs[index].span)
+        (made.level, made.range, made.span) = (single.level, start..<end, found[index].span)
         shaped.append(consume made)
       }
     }
@@ -223,6 +229,25 @@ extension ShapingFont {
   }
 }
 
+extension ShapingFont {
+  /// Whether text of `script` shapes alike in languages `a` and `b` with this font
+  /// (`FontCacheState.shapesAlike`), the thread's last answer kept. (Asked of the font's state
+  /// for each paragraph, under its lock and through its dictionary, 590 instructions a paragraph
+  /// of the Persian text with a span a word, callgrind.)
+  fileprivate func shapesAlike(_ a: Language?, _ b: Language?, script: Script, scratch: LanguageSpanScratch)
+    -> Bool
+  {
+    if let last = scratch.lastAlike, last.font == cacheState.id, last.script == script, last.a == a,
+      last.b == b
+    {
+      return last.answer
+    }
+    let answer = cacheState.shapesAlike(a, b, script: script, font: font)
+    scratch.lastAlike = (cacheState.id, script, a, b, answer)
+    return answer
+  }
+}
+
 /// A paragraph of one run: its base level, the run's level and script, its number of scalars.
 private struct OneRun {
   var baseLevel: UInt8
@@ -234,7 +259,13 @@ private struct OneRun {
 /// What a thread's paragraphs of language spans reuse (`shapeLanguageSpans`): the cuts required,
 /// and the result the whole text is shaped into.
 final class LanguageSpanScratch {
+  @exclusivity(unchecked) var runs: [LanguageSpanRun] = []
+  /// The first span of each language met (its language and index).
+  @exclusivity(unchecked) var firstSpans: [LanguageSpanRun] = []
   @exclusivity(unchecked) var cuts: [Int] = []
+  /// The last answer to whether two languages shape a script alike, with the font's state's id.
+  @exclusivity(unchecked) var lastAlike:
+    (font: UInt64, script: Script, a: Language?, b: Language?, answer: Bool)?
   @exclusivity(unchecked) var result = ShapeResult()
   /// How many paragraphs the thread shaped this way.
   @exclusivity(unchecked) var paragraphs = 0
