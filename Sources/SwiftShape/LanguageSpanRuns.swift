@@ -11,8 +11,8 @@ import SwiftShapeUnicode
 // lookup is made, and the runs are made from the spans and the glyphs in one pass. Where the
 // paragraph is not that case, or the cache does not take the text whole with those cuts, the
 // general path shapes it, and gives the same result. (A span a word over the English text:
-// 103.4 M → 36.7 M instructions a pass, 6.5× → 2.3× the paragraphs without spans; over the
-// Persian text 1.43×, callgrind.)
+// 103.4 M → 34.9 M instructions a pass, 6.5× → 2.2× the paragraphs without spans; over the
+// Persian text 1.34×, callgrind.)
 
 /// One run of a paragraph of language spans: where it starts (in the cluster unit and in UTF-8),
 /// its language, and the span that gives it (nil for text under no span).
