@@ -194,6 +194,8 @@ extension ShapingFont {
     // (A constant the closure reads: the variable, which the functions above capture, was checked
     // for exclusive access at run time.)
     let found = runs
+    // (Once: for each run without a language, a call into HarfBuzz.)
+    let processDefault = Language.processDefault
     wholeRun.glyphs.withUnsafeBufferPointer { glyphs in
       var position = 0
       for step in found.indices {
@@ -207,7 +209,7 @@ extension ShapingFont {
         }
         var made = ShapedRun(
           font: wholeRun.font, unit: wholeRun.unit, scale: wholeRun.scale, direction: wholeRun.direction,
-          script: wholeRun.script, language: found[index].language ?? Language.processDefault,
+          script: wholeRun.script, language: found[index].language ?? processDefault,
           glyphs: position > first ? ShapedGlyphs(wholeRun.glyphs, sharing: first..<position) : ShapedGlyphs()
         )
         (made.level, made.range, made.span) = (single.level, start..<end, found[index].span)
