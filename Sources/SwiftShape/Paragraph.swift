@@ -382,8 +382,8 @@ extension ShapingFont {
     result.spans = options.spans
   }
 
-  /// Whether the first of `spans` sets a language. (Asked here, the array borrowed: asked in
-  /// place, the paragraph retained the spans' array twice, and `first` copied the span.)
+  /// Whether the first of `spans` sets a language. (Read in place: `first` copies the span,
+  /// retaining its strings and arrays.)
   @inline(never)
   private static func firstSpanSetsLanguage(_ spans: [TextSpan]) -> Bool {
     !spans.isEmpty && spans[0].language != nil
