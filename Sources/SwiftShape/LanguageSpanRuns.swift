@@ -94,7 +94,7 @@ extension ShapingFont {
     // (The thread's arrays, lent and given back emptied, with the result the whole text is shaped
     // into: made for each paragraph, the arrays were a `malloc` and a `free` each, and the result
     // swapped in and out a fresh one made and destroyed, callgrind.)
-    let scratch = ThreadCache.current.languageSpanScratch
+    let scratch = ThreadCache.current.spanScratch
     var runs: [LanguageSpanRun] = []
     var firstSpans: [LanguageSpanRun] = []
     var cuts: [Int] = []
@@ -236,7 +236,7 @@ extension ShapingFont {
   /// (`FontCacheState.shapesAlike`), the thread's last answer kept. (Asked of the font's state
   /// for each paragraph, under its lock and through its dictionary, 590 instructions a paragraph
   /// of the Persian text with a span a word, callgrind.)
-  fileprivate func shapesAlike(_ a: Language?, _ b: Language?, script: Script, scratch: LanguageSpanScratch)
+  fileprivate func shapesAlike(_ a: Language?, _ b: Language?, script: Script, scratch: SpanScratch)
     -> Bool
   {
     if let last = scratch.lastAlike, last.font == cacheState.id, last.script == script, last.a == a,
@@ -256,19 +256,4 @@ private struct OneRun {
   var level: UInt8
   var script: Script
   var scalars: Int
-}
-
-/// What a thread's paragraphs of language spans reuse (`shapeLanguageSpans`): the cuts required,
-/// and the result the whole text is shaped into.
-final class LanguageSpanScratch {
-  @exclusivity(unchecked) var runs: [LanguageSpanRun] = []
-  /// The first span of each language met (its language and index).
-  @exclusivity(unchecked) var firstSpans: [LanguageSpanRun] = []
-  @exclusivity(unchecked) var cuts: [Int] = []
-  /// The last answer to whether two languages shape a script alike, with the font's state's id.
-  @exclusivity(unchecked) var lastAlike:
-    (font: UInt64, script: Script, a: Language?, b: Language?, answer: Bool)?
-  @exclusivity(unchecked) var result = ShapeResult()
-  /// How many paragraphs the thread shaped this way.
-  @exclusivity(unchecked) var paragraphs = 0
 }

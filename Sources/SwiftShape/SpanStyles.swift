@@ -417,12 +417,24 @@ struct SpanRange {
   var upperBound: Int
 }
 
-/// Arrays a thread's paragraphs with spans reuse (`SpanStyles.init`), lent to a paragraph and given
-/// back emptied, with their capacity.
+/// What a thread's paragraphs with spans reuse: arrays lent to a paragraph and given back emptied,
+/// with their capacity (`SpanStyles.init`, `shapeLanguageSpans`), and the result a paragraph of
+/// language spans is shaped into whole.
 final class SpanScratch {
   @exclusivity(unchecked) var scalarAt: [Int] = []
   @exclusivity(unchecked) var ranges: [SpanRange] = []
   @exclusivity(unchecked) var cutting: [Int] = []
   @exclusivity(unchecked) var edges: [Int] = []
   @exclusivity(unchecked) var over: [Int] = []
+  /// A paragraph of language spans' runs, the first span of each language met (its language and
+  /// index), and the cuts its runs require.
+  @exclusivity(unchecked) var runs: [LanguageSpanRun] = []
+  @exclusivity(unchecked) var firstSpans: [LanguageSpanRun] = []
+  @exclusivity(unchecked) var cuts: [Int] = []
+  /// The last answer to whether two languages shape a script alike, with the font's state's id.
+  @exclusivity(unchecked) var lastAlike:
+    (font: UInt64, script: Script, a: Language?, b: Language?, answer: Bool)?
+  @exclusivity(unchecked) var result = ShapeResult()
+  /// How many paragraphs the thread shaped as language spans.
+  @exclusivity(unchecked) var paragraphs = 0
 }

@@ -66,7 +66,7 @@ struct LanguageSpanTests {
       { _ in ("0", false) }, { $0 % 2 == 0 ? ("0", false) : nil }, { ($0 % 3 == 2 ? "1" : "0", true) },
       { $0 % 2 == 0 ? ("1", false) : ("0", false) }, { _ in ("0", true) },
     ]
-    let scratch = ThreadCache.current.languageSpanScratch
+    let scratch = ThreadCache.current.spanScratch
     for (path, lines, languages) in cases {
       let font = try ShapingFont(file: path)
       ShapingCache.removeAllOnThisThread()
@@ -104,7 +104,7 @@ struct LanguageSpanTests {
     }
     ShapingCache.choosesByTime = false
     let perf = "\(shared)/corpus/harfbuzz-6.0.0-perf"
-    let scratch = ThreadCache.current.languageSpanScratch
+    let scratch = ThreadCache.current.spanScratch
     for (font, text, language) in [
       ("Roboto-Regular.ttf", "en-thelittleprince.txt", "en-GB"),
       ("Amiri-Regular.ttf", "fa-thelittleprince.txt", "fa"),
@@ -139,7 +139,7 @@ struct LanguageSpanTests {
     for _ in 0..<ShapingCache.warmUpLines { _ = try font.shape("warm up", options: options) }
     let line = "one two three four"
     let german = Language(harfBuzzString: "de")
-    let scratch = ThreadCache.current.languageSpanScratch
+    let scratch = ThreadCache.current.spanScratch
     for spans in [
       [TextSpan(1..<3, language: german)],
       [TextSpan(8..<13, language: german), TextSpan(0..<3, language: german)],

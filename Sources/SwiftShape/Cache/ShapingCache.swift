@@ -329,10 +329,8 @@ final class ThreadCache: @unchecked Sendable {
   @exclusivity(unchecked) var kashidaTables = KashidaPieceTables()
   /// The small arrays of kashida lines, lent to each line.
   let kashidaScratch = KashidaScratch()
-  /// Arrays a thread's paragraphs with spans reuse (`SpanStyles`).
+  /// What a thread's paragraphs with spans reuse (`SpanStyles`, `shapeLanguageSpans`).
   let spanScratch = SpanScratch()
-  /// What a thread's paragraphs of language spans reuse (`shapeLanguageSpans`).
-  let languageSpanScratch = LanguageSpanScratch()
   @exclusivity(unchecked) var bytes = 0
   @exclusivity(unchecked) var limit = ShapingCache.limit
   @exclusivity(unchecked) var counts = ShapingCache.Statistics()
