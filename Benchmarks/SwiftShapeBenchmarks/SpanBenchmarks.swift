@@ -104,6 +104,16 @@ extension Benchmarks {
         }
         exit(result.runs.isEmpty ? 1 : 0)
       }
+      // `font`: a span a word naming a font file (SWIFTSHAPE_PROFILE_SPAN_FONT, the paragraph's
+      // own by default), every other word (a bold word in two).
+      if kind == "font" {
+        let file = getenv("SWIFTSHAPE_PROFILE_SPAN_FONT").map { String(cString: $0) } ?? path
+        let fontWords = perWord.map { spans in
+          spans.enumerated().compactMap { $0 % 2 == 0 ? TextSpan($1.start..<$1.end, fontFile: file) : nil }
+        }
+        for _ in 0..<passes { _ = try pass(fontWords) }
+        exit(0)
+      }
       for _ in 0..<passes { _ = try pass(kind == "line" ? whole : kind == "word" ? perWord : nil) }
       exit(0)
     }

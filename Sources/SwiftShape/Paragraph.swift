@@ -235,21 +235,27 @@ extension ShapingFont {
       let range = offset(run.range.lowerBound)..<offset(run.range.upperBound)
       return options.features.compactMap { $0.forRun(range, clustersFrom: clusterBase) }
     }
-    func settings(ofRun run: TextRun) -> ShapeOptions {
-      var runOptions = options
-      runOptions.paragraph = nil
+    // Each run's options: the paragraph's, made once, with the run's settings written in for each
+    // run. (Made anew for each run, copied from the paragraph's, each run's options retained and
+    // released their arrays and strings, 800 instructions a run, callgrind.)
+    var runOptions = options
+    runOptions.paragraph = nil
+    if !runOptions.spans.isEmpty { runOptions.spans = [] }
+    let paragraphFlags = options.bufferFlags
+    func setSettings(
+      ofRun run: TextRun, script: Script, language: Language?, in runOptions: inout ShapeOptions
+    ) {
+      runOptions.bufferFlags = paragraphFlags
       // The paragraph's first and last runs are the text's beginning and end (a mark that starts
       // the paragraph is shown on a dotted circle, as shaped alone).
       if run.range.lowerBound == 0 { runOptions.bufferFlags.insert(.beginningOfText) }
       if run.range.upperBound == scalars.count { runOptions.bufferFlags.insert(.endOfText) }
       runOptions.direction = run.isRightToLeft ? .rightToLeft : .leftToRight
-      runOptions.script = Script(iso15924: run.script)
-      // (Each array set only where there is one: set anew, an empty array was made and the
+      runOptions.script = script
+      // (The array set only where there is one: set anew, an empty array was made and the
       // copy's released, callgrind.)
-      if !runOptions.features.isEmpty { runOptions.features = features(ofRun: run) }
-      if !runOptions.spans.isEmpty { runOptions.spans = [] }
-      runOptions.language = style(ofRun: run).language
-      return runOptions
+      if !options.features.isEmpty { runOptions.features = features(ofRun: run) }
+      runOptions.language = language
     }
     // Whether two languages shape alike (`FontCacheState.shapesAlike`), kept for the paragraph:
     // asked of the font's state for each pair of runs, under its locks and through its
@@ -270,13 +276,22 @@ extension ShapingFont {
     var grouped: [ShapedRun?] = []
     var groupStart = 0
     var groupsTried = 0
+    // The last run's script, by its name. (Made from its name for each run, twice, 170
+    // instructions each, callgrind.)
+    var lastScript: (name: String, script: Script)?
     for (index, run) in paragraph.runs.enumerated() {
       let start = offset(run.range.lowerBound)
       let (language, spanIndex) = style(ofRun: run)
       let runFont = font(ofRun: run)
+      let script: Script
+      if let last = lastScript, last.name == run.script {
+        script = last.script
+      } else {
+        script = Script(iso15924: run.script)
+        lastScript = (run.script, script)
+      }
       if styles != nil, !utf16, index >= groupsTried, options.usesCache, !options.trace {
         var last = index
-        let script = Script(iso15924: run.script)
         let runFeatures = options.features.isEmpty ? [] : features(ofRun: run)
         while last + 1 < paragraph.runs.count {
           let nextRun = paragraph.runs[last + 1]
@@ -291,13 +306,13 @@ extension ShapingFont {
         grouped = []
         if last > index {
           let runs = paragraph.runs[index..<(last + 1)]
-          var groupOptions = settings(ofRun: run)
-          if runs.last!.range.upperBound == scalars.count { groupOptions.bufferFlags.insert(.endOfText) }
+          setSettings(ofRun: run, script: script, language: language, in: &runOptions)
+          if runs.last!.range.upperBound == scalars.count { runOptions.bufferFlags.insert(.endOfText) }
           grouped =
             try units.withUnsafeBufferPointer { units in
               try runFont.shapeRunGroupCached(
                 units: units, items: runs.map { starts[$0.range.lowerBound]..<starts[$0.range.upperBound] },
-                runOptions: groupOptions,
+                runOptions: runOptions,
                 clusterStarts: runs.map { offset($0.range.lowerBound) + clusterBase },
                 languages: runs.map { style(ofRun: $0).language }, scratch: &piece)
             }
@@ -314,7 +329,7 @@ extension ShapingFont {
       if let taken = groupedRun.take() {
         shapedRun = taken
       } else {
-        let runOptions = settings(ofRun: run)
+        setSettings(ofRun: run, script: script, language: language, in: &runOptions)
         // Through the cache where the run's context cannot change its glyphs (clusters as the
         // plain path numbers them, from `clusterBase`).
         let cached =

@@ -148,6 +148,19 @@ extension ShapeOptions {
       && usesCache == other.usesCache
   }
 
+  /// `stored.shapesRunsAlike(other)` with `edges` (buffer flags) added to `stored`'s for the
+  /// comparison and taken back after; `stored` read in place (see `ThreadCache.table`).
+  static func shapeRunsAlike(
+    _ stored: inout ShapeOptions, _ other: ShapeOptions, addingEdges edges: Buffer.Flags
+  )
+    -> Bool
+  {
+    if edges.isEmpty { return stored.shapesRunsAlike(other) }
+    stored.bufferFlags.formUnion(edges)
+    defer { stored.bufferFlags.subtract(edges) }
+    return stored.shapesRunsAlike(other)
+  }
+
   /// The settings `shapesRunsAlike` does not compare: those of paragraphs and lines.
   static let laidOutFields: Set<String> = [
     "paragraph", "lineWidth", "alignment", "breaksAnywhere", "hyphenates", "kashida", "spans", "readsMarkup",
