@@ -37,6 +37,13 @@ extension Benchmarks {
       if offset > start { spans.append(TextSpan(start..<offset, language: language)) }
       return spans
     }
+    // A span every other word that names a font file (a bold word in two): runs of two fonts,
+    // each shaped by its own (the paragraph's file by default, loaded as the span's own font).
+    func fontWords(_ file: String) -> [[TextSpan]] {
+      perWord.map { spans in
+        spans.enumerated().compactMap { $0 % 2 == 0 ? TextSpan($1.start..<$1.end, fontFile: file) : nil }
+      }
+    }
     func pass(_ spans: [[TextSpan]]?) throws -> Double {
       var result = ShapeResult()
       var options = plain
@@ -104,33 +111,36 @@ extension Benchmarks {
         }
         exit(result.runs.isEmpty ? 1 : 0)
       }
-      // `font`: a span a word naming a font file (SWIFTSHAPE_PROFILE_SPAN_FONT, the paragraph's
-      // own by default), every other word (a bold word in two).
+      // `font`: `fontWords`, with the font file SWIFTSHAPE_PROFILE_SPAN_FONT where it is set.
       if kind == "font" {
         let file = getenv("SWIFTSHAPE_PROFILE_SPAN_FONT").map { String(cString: $0) } ?? path
-        let fontWords = perWord.map { spans in
-          spans.enumerated().compactMap { $0 % 2 == 0 ? TextSpan($1.start..<$1.end, fontFile: file) : nil }
-        }
-        for _ in 0..<passes { _ = try pass(fontWords) }
+        for _ in 0..<passes { _ = try pass(fontWords(file)) }
         exit(0)
       }
       for _ in 0..<passes { _ = try pass(kind == "line" ? whole : kind == "word" ? perWord : nil) }
       exit(0)
     }
-    var figures: [Figure] = []
-    for (label, spans, target) in [("one span a line", whole, 1.02), ("a span a word", perWord, 1.5)] {
+    func ratio(_ spans: [[TextSpan]]) throws -> Double {
       var ratios: [Double] = []
       for pair in 0..<(trials * 8) {
         let a = try pass(pair % 2 == 0 ? nil : spans)
         let b = try pass(pair % 2 == 0 ? spans : nil)
         ratios.append(pair % 2 == 0 ? b / a : a / b)
       }
-      let ratio = Measure.median(ratios)
+      return Measure.median(ratios)
+    }
+    var figures: [Figure] = []
+    for (label, spans, target) in [("one span a line", whole, 1.02), ("a span a word", perWord, 1.5)] {
+      let ratio = try ratio(spans)
       figures.append(
         Figure(
           name: "spans library \(name), \(label)", value: ratio, target: "≤ \(fixed(target))× no span",
           met: ratio <= target, detail: "\(lines.count) paragraphs"))
     }
+    // Reported with the span a word, not a target of its own: a bold word in two.
+    let bold = fontWords(path)
+    _ = try pass(bold)
+    figures[1].detail += "; a font span every other word \(fixed(try ratio(bold)))×"
     return figures
   }
 }
