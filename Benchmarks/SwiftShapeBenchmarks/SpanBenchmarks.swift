@@ -114,7 +114,8 @@ extension Benchmarks {
       // `font`: `fontWords`, with the font file SWIFTSHAPE_PROFILE_SPAN_FONT where it is set.
       if kind == "font" {
         let file = getenv("SWIFTSHAPE_PROFILE_SPAN_FONT").map { String(cString: $0) } ?? path
-        for _ in 0..<passes { _ = try pass(fontWords(file)) }
+        let spans = fontWords(file)
+        for _ in 0..<passes { _ = try pass(spans) }
         exit(0)
       }
       for _ in 0..<passes { _ = try pass(kind == "line" ? whole : kind == "word" ? perWord : nil) }

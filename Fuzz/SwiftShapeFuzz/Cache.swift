@@ -3,7 +3,9 @@ import SwiftShape
 
 /// Font bytes, text and options (as `shaping` reads them): each line of the text, shaped through
 /// the shaping cache after enough lines for it to start, must give what shaping it whole gives;
-/// and as a paragraph with a span of language a word, what shaping its runs one by one gives.
+/// and as a paragraph with a span of language a word (or, for half the texts, a span every
+/// other word of another size or of other variations, with a language), what shaping its runs
+/// one by one gives.
 func fuzzCache(_ bytes: UnsafeBufferPointer<UInt8>) {
   guard let input = FontInput(bytes) else { return }
   let flags = input.flags
@@ -36,18 +38,38 @@ func fuzzCache(_ bytes: UnsafeBufferPointer<UInt8>) {
   paragraph.paragraph = .auto
   paragraph.bufferFlags = []
   let languages = ["en", flags & 0x40 != 0 ? "tr" : "de"].map { Language(harfBuzzString: $0) }
+  let styled = input.text.utf8.count & 2 != 0
+  let wght = try? Variation(parsing: "wght=700")
+  func span(_ range: Range<Int>, _ number: Int) -> TextSpan {
+    guard styled else { return TextSpan(range, language: languages[number % 2]) }
+    // Every other word another size (the font sized in points) or other variations, every
+    // third in the second language.
+    let language = number % 3 == 2 ? languages[1] : nil
+    return flags & 0x02 != 0
+      ? TextSpan(range, points: number % 2 == 0 ? 18 : nil, language: language)
+      : TextSpan(range, variations: number % 2 == 0 ? wght.map { [$0] } ?? [] : [], language: language)
+  }
   for line in warmUp + lines + lines {
     var offset = 0
     var start = 0
     var spans: [TextSpan] = []
+    // (A span that sets nothing is left out: it would take the general path.)
+    func add(_ range: Range<Int>, _ number: Int) {
+      let made = span(range, number)
+      if made.points != nil || !made.variations.isEmpty || made.language != nil { spans.append(made) }
+    }
+    var number = 0
     for scalar in line.unicodeScalars {
       if scalar == " " {
-        if offset > start { spans.append(TextSpan(start..<offset, language: languages[spans.count % 2])) }
+        if offset > start {
+          add(start..<offset, number)
+          number += 1
+        }
         start = offset + paragraph.clusterUnit.width(of: scalar)
       }
       offset += paragraph.clusterUnit.width(of: scalar)
     }
-    if offset > start { spans.append(TextSpan(start..<offset, language: languages[spans.count % 2])) }
+    if offset > start { add(start..<offset, number) }
     paragraph.spans = spans
     paragraph.usesCache = true
     let cached = try? font.shape(line, options: paragraph)

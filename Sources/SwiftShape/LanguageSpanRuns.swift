@@ -49,21 +49,7 @@ extension ShapingFont {
       previousEnd = spans[index].end
     }
     guard !spans.isEmpty else { return false }
-    // One run: found without bidi where the text is left to right, else by bidi.
-    let single: OneRun
-    if let found = try? ItemizedParagraph.singleRun(text, base: base) {
-      single = OneRun(
-        baseLevel: 0, level: 0, script: Script(tag: OpenTypeTag(rawValue: found.scriptTag)),
-        scalars: found.scalars)
-    } else {
-      let scalars = [Unicode.Scalar](scalarsOf: text)
-      guard let paragraph = try? ItemizedParagraph(scalars, base: base, isolates: []) else { return false }
-      itemized = (scalars, paragraph)
-      guard paragraph.runs.count == 1 else { return false }
-      single = OneRun(
-        baseLevel: paragraph.baseLevel, level: paragraph.runs[0].level,
-        script: Script(iso15924: paragraph.runs[0].script), scalars: scalars.count)
-    }
+    guard let single = Self.oneRun(text, base: base, itemized: &itemized) else { return false }
     let byScalars = options.clusterUnit == .unicodeScalars
     let length = byScalars ? single.scalars : text.utf8.count
     guard previousEnd <= length else { return false }
@@ -250,8 +236,33 @@ extension ShapingFont {
   }
 }
 
+extension ShapingFont {
+  /// The one run of paragraph `text`, where it has one: found without bidi where the text is left
+  /// to right, else by bidi (`itemized`, where it was itemized before; else itemized here, and
+  /// kept for the general path).
+  static func oneRun(
+    _ text: String, base: BaseDirection,
+    itemized: inout (scalars: [Unicode.Scalar], paragraph: ItemizedParagraph)?
+  ) -> OneRun? {
+    if itemized == nil, let found = try? ItemizedParagraph.singleRun(text, base: base) {
+      return OneRun(
+        baseLevel: 0, level: 0, script: Script(tag: OpenTypeTag(rawValue: found.scriptTag)),
+        scalars: found.scalars)
+    }
+    if itemized == nil {
+      let scalars = [Unicode.Scalar](scalarsOf: text)
+      guard let paragraph = try? ItemizedParagraph(scalars, base: base, isolates: []) else { return nil }
+      itemized = (scalars, paragraph)
+    }
+    guard let (scalars, paragraph) = itemized, paragraph.runs.count == 1 else { return nil }
+    return OneRun(
+      baseLevel: paragraph.baseLevel, level: paragraph.runs[0].level,
+      script: Script(iso15924: paragraph.runs[0].script), scalars: scalars.count)
+  }
+}
+
 /// A paragraph of one run: its base level, the run's level and script, its number of scalars.
-private struct OneRun {
+struct OneRun {
   var baseLevel: UInt8
   var level: UInt8
   var script: Script

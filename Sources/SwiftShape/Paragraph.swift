@@ -84,6 +84,12 @@ extension ShapingFont {
     {
       return
     }
+    // Spans of fonts and languages over one run (StyledSpanRuns.swift).
+    if Self.firstSpanCutsRuns(options.spans),
+      try shapeStyledSpans(text, options: options, base: base, itemized: &itemizedBefore, into: &result)
+    {
+      return
+    }
     let scalars = itemizedBefore?.scalars ?? [Unicode.Scalar](scalarsOf: text)
     var spanFeatures: [Feature] = []
     let styles: SpanStyles?
@@ -397,6 +403,12 @@ extension ShapingFont {
     result.spans = options.spans
   }
 
+  /// Whether the first of `spans` cuts runs (`TextSpan.cutsRuns`), read in place.
+  @inline(never)
+  private static func firstSpanCutsRuns(_ spans: [TextSpan]) -> Bool {
+    !spans.isEmpty && spans[0].cutsRuns
+  }
+
   /// Whether the first of `spans` sets a language. (Read in place: `first` copies the span,
   /// retaining its strings and arrays.)
   @inline(never)
@@ -464,95 +476,6 @@ extension ShapingFont {
       }
       return scalars.count + 1
     }
-  }
-
-  /// The font of each scalar of a paragraph with spans, as an index into `runFonts` (which it
-  /// fills): the scalar's style's font; where the paragraph's font lacks the character
-  /// (`fallbackFonts`, the fallback's choice for each scalar, 0 for this font), the style's
-  /// font when it has it, else the fallback's font.
-  private func styledFonts(
-    _ scalars: [Unicode.Scalar], runs: [TextRun], styles: SpanStyles, fallbackFonts: [Int]?,
-    into runFonts: inout [(font: ShapingFont, style: Int, isFallback: Bool)]
-  ) throws -> [Int] {
-    struct Key: Hashable {
-      var style: Int
-      var fallback: Int
-    }
-    // (The keys met are few, a span a word switching between two: compared in an array, not
-    // hashed; and each style's font is read where a key is new, not at each scalar: hashing and
-    // the font's retain and release at each scalar were most of this, callgrind.)
-    var keys: [Key] = []
-    var indexOf: [Key: Int] = [:]
-    let firstFont = runFonts.count
-    var last = Key(style: -1, fallback: -1)
-    var fonts = [Int](filledWith: 0, count: scalars.count)
-    // The fonts of the scalars of a style with a list of its own (a span's font pattern's), in
-    // that list, found once a style.
-    var ownFonts: [Int: [Int]?] = [:]
-    let hasOwnList = styles.styles.map { $0.fallback != nil }
-    for index in scalars.indices {
-      let style = styles.styleOfScalar[index]
-      var fallbackIndex: Int
-      if hasOwnList[style], let own = styles.styles[style].fallback {
-        if ownFonts[style] == nil {
-          ownFonts[style] = .some(
-            try own.fonts(
-              for: scalars, runs: runs, primary: styles.styles[style].font, styles: styles.styleOfScalar))
-        }
-        fallbackIndex = ownFonts[style]!?[index] ?? 0
-      } else {
-        fallbackIndex = fallbackFonts?[index] ?? 0
-        // A span's own font takes what it has before the fallback fonts; a span of this font at
-        // another size or with other variations falls back as this font does.
-        if fallbackIndex > 0, styles.styles[style].ownsFont,
-          styles.styles[style].font.font.nominalGlyph(for: scalars[index]) != nil
-        {
-          fallbackIndex = 0
-        }
-      }
-      let key = Key(style: style, fallback: fallbackIndex)
-      if index > 0, key == last {
-        fonts[index] = fonts[index - 1]
-        continue
-      }
-      last = key
-      if let known = keys.count <= 16 ? keys.firstIndex(of: key).map({ firstFont + $0 }) : indexOf[key] {
-        fonts[index] = known
-        continue
-      }
-      let styleFont = styles.styles[style].font
-      // A fallback font at the style's size (one given loaded at this font's size is made again
-      // at the style's).
-      var font = styleFont
-      if fallbackIndex > 0,
-        let fallbackFont = (styles.styles[style].fallback ?? fallback)?.font(
-          fallbackIndex - 1, for: styleFont)
-      {
-        font = self.fallbackFont(fallbackFont, sizedAs: styleFont)
-      }
-      keys.append(key)
-      // (Hashed only past the keys compared in the array: each key hashed cost a span a word
-      // a twentieth of the paragraph's styles.)
-      if keys.count == 17 {
-        for (offset, known) in keys.enumerated() { indexOf[known] = firstFont + offset }
-      } else if keys.count > 17 {
-        indexOf[key] = runFonts.count
-      }
-      fonts[index] = runFonts.count
-      runFonts.append((font, style, fallbackIndex > 0))
-    }
-    return fonts
-  }
-
-  /// A fallback font for a span's text at the span's size (`styleFont`'s): one loaded at this
-  /// font's size is made again at the span's.
-  func fallbackFont(_ fallbackFont: ShapingFont, sizedAs styleFont: ShapingFont) -> ShapingFont {
-    guard styleFont.options.size != options.size, fallbackFont.options.size == options.size else {
-      return fallbackFont
-    }
-    var sized = fallbackFont.options
-    sized.size = styleFont.options.size
-    return (try? SpanStyles.derived(from: fallbackFont, faceIndex: nil, options: sized)) ?? fallbackFont
   }
 
   /// The font a run of the paragraph is drawn with: this one, or one of its fallback fonts.

@@ -193,6 +193,24 @@ struct SpanStyles {
     return made
   }
 
+  /// The font of a style whose spans set `file` (a font file, or a pattern's), `faceIndex`,
+  /// `points` and `variations`, in a paragraph of `paragraphFont`: that font itself where they
+  /// change nothing of it; another file at the paragraph font's scale, as a fallback font is,
+  /// unless the spans set a size; the paragraph's own file with other options.
+  static func font(
+    file: String?, faceIndex: Int?, points: Double?, variations: [Variation], paragraphFont font: ShapingFont
+  ) throws -> ShapingFont {
+    var fontOptions = font.options
+    if let points { fontOptions.size = .points(points) }
+    if !variations.isEmpty { fontOptions.variations = variations }
+    if file == nil, faceIndex == nil, fontOptions == font.options { return font }
+    guard let file else { return try derived(from: font, faceIndex: faceIndex, options: fontOptions) }
+    if points == nil, font.options.size == .unitsPerEm {
+      fontOptions.size = .scale(x: font.scale.x, y: font.scale.y)
+    }
+    return try fonts.font(file: file, faceIndex: faceIndex ?? 0, options: fontOptions)
+  }
+
   /// Resolves `spans` for a paragraph of `scalars` shaped with `font` and `options` (whose cluster
   /// unit the spans' ranges count in; `offsets[k]` is where scalar `k` starts in that unit).
   ///
@@ -351,38 +369,24 @@ struct SpanStyles {
         if over.count == 1 { lastAlone = (over[0], style) }
         continue
       }
-      var fontOptions = font.options
-      if let points = key.points { fontOptions.size = .points(points) }
-      if !key.variations.isEmpty { fontOptions.variations = key.variations }
       let styleFont: ShapingFont
-      if key.fontFile == nil, key.fontPattern == nil, key.faceIndex == nil, fontOptions == font.options {
-        styleFont = font
-      } else {
-        do {
-          var file = key.fontFile
-          var faceIndex = key.faceIndex
-          if let pattern = key.fontPattern {
-            guard let locate = TextSpan.fontLocator else {
-              throw ShapingError(
-                .invalidArgument, input: "'\(pattern)'",
-                reason: "a font pattern needs fontconfig (TextSpan.fontLocator)")
-            }
-            let found = try locate(pattern)
-            (file, faceIndex) = (found.file, faceIndex ?? found.faceIndex)
+      do {
+        var file = key.fontFile
+        var faceIndex = key.faceIndex
+        if let pattern = key.fontPattern {
+          guard let locate = TextSpan.fontLocator else {
+            throw ShapingError(
+              .invalidArgument, input: "'\(pattern)'",
+              reason: "a font pattern needs fontconfig (TextSpan.fontLocator)")
           }
-          if let file {
-            // A span's own font at the paragraph font's scale, as a fallback font is, unless the
-            // span sets a size.
-            if key.points == nil, font.options.size == .unitsPerEm {
-              fontOptions.size = .scale(x: font.scale.x, y: font.scale.y)
-            }
-            styleFont = try Self.fonts.font(file: file, faceIndex: faceIndex ?? 0, options: fontOptions)
-          } else {
-            styleFont = try Self.derived(from: font, faceIndex: faceIndex, options: fontOptions)
-          }
-        } catch let error as ShapingError {
-          throw ShapingError(error.kind, input: "span \((firstSpan ?? 0) + 1)", reason: error.description)
+          let found = try locate(pattern)
+          (file, faceIndex) = (found.file, faceIndex ?? found.faceIndex)
         }
+        styleFont = try Self.font(
+          file: file, faceIndex: faceIndex, points: key.points, variations: key.variations,
+          paragraphFont: font)
+      } catch let error as ShapingError {
+        throw ShapingError(error.kind, input: "span \((firstSpan ?? 0) + 1)", reason: error.description)
       }
       // A pattern's font falls back on the pattern's own list, as fontconfig sorts it.
       var fallback: FontFallback?
@@ -437,4 +441,101 @@ final class SpanScratch {
   @exclusivity(unchecked) var result = ShapeResult()
   /// How many paragraphs the thread shaped as language spans.
   @exclusivity(unchecked) var paragraphs = 0
+  /// The fonts of the styles of styled spans last resolved (`shapeStyledSpans`), the UTF-8 of a
+  /// style's runs, and how many paragraphs the thread shaped as styled spans.
+  @exclusivity(unchecked) var styleFonts = SpanStyleFonts()
+  @exclusivity(unchecked) var bytes: [UInt8] = []
+  @exclusivity(unchecked) var written: [Int] = []
+  @exclusivity(unchecked) var styledParagraphs = 0
+}
+
+extension ShapingFont {
+  /// The font of each scalar of a paragraph with spans, as an index into `runFonts` (which it
+  /// fills): the scalar's style's font; where the paragraph's font lacks the character
+  /// (`fallbackFonts`, the fallback's choice for each scalar, 0 for this font), the style's
+  /// font when it has it, else the fallback's font.
+  func styledFonts(
+    _ scalars: [Unicode.Scalar], runs: [TextRun], styles: SpanStyles, fallbackFonts: [Int]?,
+    into runFonts: inout [(font: ShapingFont, style: Int, isFallback: Bool)]
+  ) throws -> [Int] {
+    struct Key: Hashable {
+      var style: Int
+      var fallback: Int
+    }
+    // (The keys met are few, a span a word switching between two: compared in an array, not
+    // hashed; and each style's font is read where a key is new, not at each scalar: hashing and
+    // the font's retain and release at each scalar were most of this, callgrind.)
+    var keys: [Key] = []
+    var indexOf: [Key: Int] = [:]
+    let firstFont = runFonts.count
+    var last = Key(style: -1, fallback: -1)
+    var fonts = [Int](filledWith: 0, count: scalars.count)
+    // The fonts of the scalars of a style with a list of its own (a span's font pattern's), in
+    // that list, found once a style.
+    var ownFonts: [Int: [Int]?] = [:]
+    let hasOwnList = styles.styles.map { $0.fallback != nil }
+    for index in scalars.indices {
+      let style = styles.styleOfScalar[index]
+      var fallbackIndex: Int
+      if hasOwnList[style], let own = styles.styles[style].fallback {
+        if ownFonts[style] == nil {
+          ownFonts[style] = .some(
+            try own.fonts(
+              for: scalars, runs: runs, primary: styles.styles[style].font, styles: styles.styleOfScalar))
+        }
+        fallbackIndex = ownFonts[style]!?[index] ?? 0
+      } else {
+        fallbackIndex = fallbackFonts?[index] ?? 0
+        // A span's own font takes what it has before the fallback fonts; a span of this font at
+        // another size or with other variations falls back as this font does.
+        if fallbackIndex > 0, styles.styles[style].ownsFont,
+          styles.styles[style].font.font.nominalGlyph(for: scalars[index]) != nil
+        {
+          fallbackIndex = 0
+        }
+      }
+      let key = Key(style: style, fallback: fallbackIndex)
+      if index > 0, key == last {
+        fonts[index] = fonts[index - 1]
+        continue
+      }
+      last = key
+      if let known = keys.count <= 16 ? keys.firstIndex(of: key).map({ firstFont + $0 }) : indexOf[key] {
+        fonts[index] = known
+        continue
+      }
+      let styleFont = styles.styles[style].font
+      // A fallback font at the style's size (one given loaded at this font's size is made again
+      // at the style's).
+      var font = styleFont
+      if fallbackIndex > 0,
+        let fallbackFont = (styles.styles[style].fallback ?? fallback)?.font(
+          fallbackIndex - 1, for: styleFont)
+      {
+        font = self.fallbackFont(fallbackFont, sizedAs: styleFont)
+      }
+      keys.append(key)
+      // (Hashed only past the keys compared in the array: each key hashed cost a span a word
+      // a twentieth of the paragraph's styles.)
+      if keys.count == 17 {
+        for (offset, known) in keys.enumerated() { indexOf[known] = firstFont + offset }
+      } else if keys.count > 17 {
+        indexOf[key] = runFonts.count
+      }
+      fonts[index] = runFonts.count
+      runFonts.append((font, style, fallbackIndex > 0))
+    }
+    return fonts
+  }
+
+  /// A fallback font for a span's text at the span's size (`styleFont`'s): one loaded at this
+  /// font's size is made again at the span's.
+  func fallbackFont(_ fallbackFont: ShapingFont, sizedAs styleFont: ShapingFont) -> ShapingFont {
+    guard styleFont.options.size != options.size, fallbackFont.options.size == options.size else {
+      return fallbackFont
+    }
+    var sized = fallbackFont.options
+    sized.size = styleFont.options.size
+    return (try? SpanStyles.derived(from: fallbackFont, faceIndex: nil, options: sized)) ?? fallbackFont
+  }
 }

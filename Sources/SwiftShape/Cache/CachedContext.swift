@@ -97,10 +97,14 @@ extension ShapeOptions {
     script: Script, before: Unicode.Scalar?, hasBefore: Bool, after: Unicode.Scalar?, hasAfter: Bool,
     first: Unicode.Scalar?, last: Unicode.Scalar?
   ) -> Bool {
-    guard Self.joiningScripts.contains(script.tag.rawValue) else { return true }
+    guard contextJoins(script) else { return true }
     return (!hasBefore || Self.joinsAsTextEdge(before) || Self.joinsAsTextEdge(first))
       && (!hasAfter || Self.joinsAsTextEdge(after) || Self.joinsAsTextEdge(last))
   }
+
+  /// Whether a context can change the glyphs of text of `script` (a script whose letters join):
+  /// where not, `contextKeepsGlyphs` is true whatever the characters.
+  static func contextJoins(_ script: Script) -> Bool { joiningScripts.contains(script.tag.rawValue) }
 
   /// Whether `strippingContext` changes these options.
   func changedWithoutContext(hasBefore: Bool, hasAfter: Bool) -> Bool {
