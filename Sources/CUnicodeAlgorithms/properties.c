@@ -3,6 +3,7 @@
 #include "unicode_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /// `swiftshape_simple_paragraph`'s answer when ICU cannot be loaded or memory runs out.
 #define NO_ICU_SIMPLE (-1)
@@ -137,6 +138,19 @@ int32_t swiftshape_simple_paragraph(const uint8_t *text, int32_t length, uint8_t
   int32_t found = -1;
   int32_t count = 0;
   for (int32_t i = 0; i < length; ++count) {
+    // Speed: once the text is known Latin, ASCII is read eight bytes at a time, each byte a
+    // scalar of a script it has already (the English paragraphs, 1,630 instructions a paragraph
+    // a byte at a time, callgrind).
+    if (found == USCRIPT_LATIN) {
+      while (i + 8 <= length) {
+        uint64_t word;
+        memcpy(&word, text + i, 8);
+        if (word & 0x8080808080808080ULL) break;
+        i += 8;
+        count += 8;
+      }
+      if (i >= length) break;
+    }
     // The text is valid UTF-8 (a Swift string's).
     UChar32 c = text[i];
     if (c < 0x80) {
