@@ -32,38 +32,55 @@ extension ShapingFont {
     _ text: String, options: ShapeOptions, base: BaseDirection,
     itemized: inout (scalars: [Unicode.Scalar], paragraph: ItemizedParagraph)?, into result: inout ShapeResult
   ) throws -> Bool {
+    // Each span a language alone, not empty, after the one before.
+    try withSpansOverOneRun(
+      text, options: options, base: base, itemized: &itemized,
+      accepts: { spans, index in
+        spans[index].language != nil && spans[index].fontFile == nil && spans[index].fontPattern == nil
+          && spans[index].faceIndex == nil && spans[index].points == nil && spans[index].variations.isEmpty
+          && spans[index].features.isEmpty && spans[index].direction == nil
+      }
+    ) { units, length, single in
+      try shapeLanguageSpans(
+        text, units: units, length: length, single: single, options: options, into: &result)
+    }
+  }
+
+  /// Calls `body` with the UTF-8 of paragraph `text` (shaped with `options`), its length in the
+  /// cluster unit and its one run, where it is of one run (found as `oneRun` finds it) and its
+  /// spans are in order, apart, not empty and each one `accepts` (the spans and the index, read in
+  /// place: a span copied out retains its strings and arrays), and the paragraph and its options
+  /// are those the paths of spans over one run take: no fallback fonts, through the cache, no
+  /// features of the paragraph's own, clusters in UTF-8 or scalars at a monotone level, no
+  /// context; false where they are not. (Inlined, with its test of each span: called for each
+  /// span, the test cost a span a word 0.4 M instructions a pass over the English text, callgrind.)
+  @inline(__always)
+  func withSpansOverOneRun(
+    _ text: String, options: ShapeOptions, base: BaseDirection,
+    itemized: inout (scalars: [Unicode.Scalar], paragraph: ItemizedParagraph)?,
+    accepts: ([TextSpan], Int) -> Bool,
+    _ body: (UnsafeBufferPointer<UInt8>, Int, OneRun) throws -> Bool
+  ) throws -> Bool {
     guard fallback == nil, options.cacheable, options.features.isEmpty, options.clusterUnit != .utf16,
       options.clusterLevel == .monotoneGraphemes || options.clusterLevel == .monotoneCharacters,
       options.textBefore.isEmpty, options.textAfter.isEmpty
     else { return false }
     let spans = options.spans
-    // Each span a language alone, not empty, after the one before. (Read in place: a span copied
-    // out retains its strings and arrays.)
     var previousEnd = 0
     for index in spans.indices {
-      guard spans[index].language != nil, spans[index].start >= previousEnd,
-        spans[index].end > spans[index].start, spans[index].fontFile == nil, spans[index].fontPattern == nil,
-        spans[index].faceIndex == nil, spans[index].points == nil, spans[index].variations.isEmpty,
-        spans[index].features.isEmpty, spans[index].direction == nil
+      guard spans[index].start >= previousEnd, spans[index].end > spans[index].start, accepts(spans, index)
       else { return false }
       previousEnd = spans[index].end
     }
     guard !spans.isEmpty else { return false }
     guard let single = Self.oneRun(text, base: base, itemized: &itemized) else { return false }
-    let byScalars = options.clusterUnit == .unicodeScalars
-    let length = byScalars ? single.scalars : text.utf8.count
+    let length = options.clusterUnit == .unicodeScalars ? single.scalars : text.utf8.count
     guard previousEnd <= length else { return false }
     // (The text's own UTF-8 where it is contiguous, as a native string's is.)
-    if let done = try text.utf8.withContiguousStorageIfAvailable({ units in
-      try shapeLanguageSpans(
-        text, units: units, length: length, single: single, options: options, into: &result)
-    }) {
+    if let done = try text.utf8.withContiguousStorageIfAvailable({ try body($0, length, single) }) {
       return done
     }
-    return try Array(text.utf8).withUnsafeBufferPointer { units in
-      try shapeLanguageSpans(
-        text, units: units, length: length, single: single, options: options, into: &result)
-    }
+    return try Array(text.utf8).withUnsafeBufferPointer { try body($0, length, single) }
   }
 
   /// `shapeLanguageSpans(_:options:base:itemized:into:)` for `text` of UTF-8 `units`, `length`

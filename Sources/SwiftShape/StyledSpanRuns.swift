@@ -46,34 +46,16 @@ extension ShapingFont {
     _ text: String, options: ShapeOptions, base: BaseDirection,
     itemized: inout (scalars: [Unicode.Scalar], paragraph: ItemizedParagraph)?, into result: inout ShapeResult
   ) throws -> Bool {
-    guard fallback == nil, options.cacheable, options.features.isEmpty, options.clusterUnit != .utf16,
-      options.clusterLevel == .monotoneGraphemes || options.clusterLevel == .monotoneCharacters,
-      options.textBefore.isEmpty, options.textAfter.isEmpty
-    else { return false }
-    let spans = options.spans
     let inPoints: Bool
     if case .points = self.options.size { inPoints = true } else { inPoints = false }
-    // Each span a font or a language, without features or a pattern, not empty, after the one
-    // before. (Read in place: a span copied out retains its strings and arrays.)
-    var previousEnd = 0
-    for index in spans.indices {
-      guard spans[index].start >= previousEnd, spans[index].end > spans[index].start,
-        spans[index].fontPattern == nil, spans[index].features.isEmpty, spans[index].direction == nil,
-        spans[index].cutsRuns, spans[index].points == nil || inPoints
-      else { return false }
-      previousEnd = spans[index].end
-    }
-    guard !spans.isEmpty else { return false }
-    guard let single = Self.oneRun(text, base: base, itemized: &itemized) else { return false }
-    let length = options.clusterUnit == .unicodeScalars ? single.scalars : text.utf8.count
-    guard previousEnd <= length else { return false }
-    if let done = try text.utf8.withContiguousStorageIfAvailable({ units in
-      try shapeStyledSpans(
-        text, units: units, length: length, single: single, options: options, into: &result)
-    }) {
-      return done
-    }
-    return try Array(text.utf8).withUnsafeBufferPointer { units in
+    // Each span a font or a language, without features or a pattern.
+    return try withSpansOverOneRun(
+      text, options: options, base: base, itemized: &itemized,
+      accepts: { spans, index in
+        spans[index].fontPattern == nil && spans[index].features.isEmpty && spans[index].direction == nil
+          && spans[index].cutsRuns && (spans[index].points == nil || inPoints)
+      }
+    ) { units, length, single in
       try shapeStyledSpans(
         text, units: units, length: length, single: single, options: options, into: &result)
     }
