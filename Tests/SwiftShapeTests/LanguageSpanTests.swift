@@ -98,33 +98,47 @@ struct LanguageSpanTests {
   /// A span of language a word over the benchmark corpora's English and Persian lines: the same
   /// results as the general path's and as without the cache, and this path taken for most lines.
   @Test func corpusLinesWithASpanAWord() throws {
+    let scratch = ThreadCache.current.spanScratch
+    try Self.checkCorpusLines(taken: { scratch.paragraphs }) { corpus, line in
+      let language = corpus.text.hasPrefix("en") ? "en-GB" : "fa"
+      return Self.spans(of: line, unit: .utf8) { _ in (language, false) }
+    }
+  }
+
+  /// The benchmark corpora's first 300 lines of English (Roboto) and Persian (Amiri), each shaped
+  /// twice as paragraphs with the spans `spans` gives (its font's path and text's name, and the
+  /// line), in UTF-8 clusters: the same results as the general path's and as without the cache,
+  /// and a path of spans taken (`taken`, the thread's count of its paragraphs) for more than half.
+  /// Skipped, saying so, where `../shared` is absent.
+  static func checkCorpusLines(
+    taken: () -> Int, spans: ((font: String, text: String), String) -> [TextSpan]
+  ) throws {
     guard let shared = Paths.shared else {
       print("skipped: ../shared (the benchmark corpora) is absent")
       return
     }
     ShapingCache.choosesByTime = false
     let perf = "\(shared)/corpus/harfbuzz-6.0.0-perf"
-    let scratch = ThreadCache.current.spanScratch
-    for (font, text, language) in [
-      ("Roboto-Regular.ttf", "en-thelittleprince.txt", "en-GB"),
-      ("Amiri-Regular.ttf", "fa-thelittleprince.txt", "fa"),
+    for (file, text) in [
+      ("Roboto-Regular.ttf", "en-thelittleprince.txt"), ("Amiri-Regular.ttf", "fa-thelittleprince.txt"),
     ] {
-      let font = try ShapingFont(file: "\(perf)/fonts/\(font)")
+      let path = "\(perf)/fonts/\(file)"
+      let font = try ShapingFont(file: path)
       let lines = try String(contentsOfFile: "\(perf)/texts/\(text)", encoding: .utf8)
         .split(separator: "\n").prefix(300).map(String.init)
       ShapingCache.removeAllOnThisThread()
       var options = ShapeOptions()
       options.paragraph = .auto
       options.clusterUnit = .utf8
-      let taken = scratch.paragraphs
+      let before = taken()
       var differ = 0
       for line in lines + lines {
-        options.spans = Self.spans(of: line, unit: .utf8) { _ in (language, false) }
-        let (fast, expected, withoutCache) = try Self.shapes(line, font: font, options: options)
+        options.spans = spans((path, text), line)
+        let (fast, expected, withoutCache) = try shapes(line, font: font, options: options)
         if fast != expected || fast != withoutCache { differ += 1 }
       }
       #expect(differ == 0, "\(text)")
-      #expect(scratch.paragraphs - taken > lines.count, "\(text): \(scratch.paragraphs - taken) lines")
+      #expect(taken() - before > lines.count, "\(text): \(taken() - before) lines")
     }
   }
 

@@ -111,39 +111,15 @@ struct StyledSpanTests {
     }
   }
 
-  /// A bold word in two over the benchmark corpora's English and Persian lines: the same results as
-  /// the general path's and as without the cache, and this path taken for most lines.
+  /// A bold word in two over the benchmark corpora's English and Persian lines (the span naming the
+  /// paragraph's own file): the same results as the general path's and as without the cache, and
+  /// this path taken for most lines.
   @Test func corpusLinesWithABoldWordInTwo() throws {
-    guard let shared = Paths.shared else {
-      print("skipped: ../shared (the benchmark corpora) is absent")
-      return
-    }
-    ShapingCache.choosesByTime = false
-    let perf = "\(shared)/corpus/harfbuzz-6.0.0-perf"
     let scratch = ThreadCache.current.spanScratch
-    for (file, text) in [
-      ("Roboto-Regular.ttf", "en-thelittleprince.txt"), ("Amiri-Regular.ttf", "fa-thelittleprince.txt"),
-    ] {
-      let path = "\(perf)/fonts/\(file)"
-      let font = try ShapingFont(file: path)
-      let lines = try String(contentsOfFile: "\(perf)/texts/\(text)", encoding: .utf8)
-        .split(separator: "\n").prefix(300).map(String.init)
-      ShapingCache.removeAllOnThisThread()
-      var options = ShapeOptions()
-      options.paragraph = .auto
-      options.clusterUnit = .utf8
-      let taken = scratch.styledParagraphs
-      var differ = 0
-      for line in lines + lines {
-        options.spans = Self.spans(of: line, unit: .utf8) {
-          $0 % 2 == 0 ? (TextSpan(0..<0, fontFile: path), false) : nil
-        }
-        let (fast, expected, withoutCache) = try LanguageSpanTests.shapes(line, font: font, options: options)
-        if fast != expected || fast != withoutCache { differ += 1 }
+    try LanguageSpanTests.checkCorpusLines(taken: { scratch.styledParagraphs }) { corpus, line in
+      Self.spans(of: line, unit: .utf8) {
+        $0 % 2 == 0 ? (TextSpan(0..<0, fontFile: corpus.font), false) : nil
       }
-      #expect(differ == 0, "\(text)")
-      #expect(
-        scratch.styledParagraphs - taken > lines.count, "\(text): \(scratch.styledParagraphs - taken) lines")
     }
   }
 
