@@ -12,8 +12,8 @@ import SwiftShapeUnicode
 // the glyphs the cache gives a run looked up alone. Where the paragraph is not that case, or the
 // cache does not take a style's runs so, the general path shapes it, and gives the same result.
 
-/// A run of a paragraph of styled spans: where it starts (in the cluster unit and in UTF-8), its
-/// style (`StyledSpans.styles`).
+/// A run of a paragraph of styled spans: where it starts (in the cluster unit and in UTF-8), and
+/// its style (an index into the paragraph's `SpanStyle`s, 0 for the paragraph's own).
 struct StyledSpanRun {
   var start: Int
   var byte: Int
@@ -148,6 +148,15 @@ extension ShapingFont {
         offset += (run + 1 < runs.count ? runs[run + 1].start : length) - runs[run].start
         if first < 0 { first = run }
         last = run
+      }
+      // (A style without runs — the paragraph's own, where spans cover the text — is not looked
+      // up: its place in `wholes` is held by a run no run reads.)
+      guard first >= 0 else {
+        wholes.append(
+          ShapedRun(
+            font: identity, unit: unit, scale: scale, direction: runOptions.direction ?? .leftToRight,
+            script: script, language: nil, glyphs: ShapedGlyphs()))
+        continue
       }
       runOptions.bufferFlags = paragraphFlags
       if first == 0 { runOptions.bufferFlags.insert(.beginningOfText) }
