@@ -168,9 +168,10 @@ struct SpanStyles {
   /// The fonts spans name, loaded once per file, face and options.
   private static let fonts = FontCache()
 
+  /// (By the face itself, which the font made holds: by its file's name, two fonts loaded from
+  /// memory under one name, `<memory>` by default, took each other's.)
   private struct DerivedKey: Hashable {
-    var file: String
-    var faceIndex: Int
+    var face: ObjectIdentifier
     var options: ShapingFont.Options
   }
 
@@ -183,7 +184,7 @@ struct SpanStyles {
     if let faceIndex, faceIndex != font.identity.faceIndex {
       return try fonts.font(file: font.identity.file, faceIndex: faceIndex, options: options)
     }
-    let key = DerivedKey(file: font.identity.file, faceIndex: font.identity.faceIndex, options: options)
+    let key = DerivedKey(face: ObjectIdentifier(font.font.face), options: options)
     if let made = derivedFonts.withLock({ $0[key] }) { return made }
     let made = try ShapingFont(face: font.font.face, file: font.identity.file, options: options)
     derivedFonts.withLock {

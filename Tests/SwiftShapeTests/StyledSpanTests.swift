@@ -123,6 +123,32 @@ struct StyledSpanTests {
     }
   }
 
+  /// Two fonts loaded from memory under one name (`<memory>`), each a paragraph with a span of
+  /// another size, through this path and the general one: each span's run is its own font at that
+  /// size. (By name, the second took the first's sized face.)
+  @Test func fontsFromMemoryKeepTheirOwnFacesInSizedSpans() throws {
+    ShapingCache.choosesByTime = false
+    var options = ShapeOptions()
+    options.paragraph = .auto
+    options.clusterUnit = .utf8
+    let line = "Wave To AV"
+    for (general, paths) in [(false, [Paths.latin, Self.bold]), (true, [Self.bold, Paths.latin])] {
+      for path in paths {
+        let bytes = try Blob(contentsOfFile: path).bytes
+        let font = try ShapingFont(bytes: bytes, options: .init(size: .points(12)))
+        let sized = try ShapingFont(bytes: bytes, options: .init(size: .points(30)))
+        options.spans = [TextSpan(5..<7, points: 30)] + (general ? [TextSpan(0..<0)] : [])
+        let result = try font.shape(line, options: options)
+        let spanRun = try #require(result.runs.first { $0.span == 0 })
+        let alone = try sized.shape("To").runs[0].glyphs
+        #expect(
+          spanRun.glyphs.map(\.id) == alone.map(\.id)
+            && spanRun.glyphs.map(\.xAdvance) == alone.map(\.xAdvance),
+          "\(path): \(spanRun.glyphs.map(\.xAdvance)) against \(alone.map(\.xAdvance))")
+      }
+    }
+  }
+
   /// Where the path does not apply (a span inside an Arabic word, spans out of order or over each
   /// other, a span with a feature or a pattern, a size for a font not sized in points, a font that
   /// cannot be read), the general path shapes the paragraph, and its errors stay.
