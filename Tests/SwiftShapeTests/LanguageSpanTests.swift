@@ -47,6 +47,21 @@ struct LanguageSpanTests {
     return (fast, expected, try font.shape(line, options: plain))
   }
 
+  /// `line` shaped with `options` (`shapes`): expects this path's result to be the general path's,
+  /// run for run with the same spans, and the result without the cache (`name` naming the font
+  /// in a failure); gives this path's result and the general path's.
+  static func expectSameResults(_ line: String, font: ShapingFont, options: ShapeOptions, name: String) throws
+    -> (fast: ShapeResult, general: ShapeResult)
+  {
+    let (fast, expected, withoutCache) = try shapes(line, font: font, options: options)
+    // (Compared first: the results whole in a failure's message are long.)
+    let (same, sameAsPlain) = (fast == expected, fast == withoutCache)
+    #expect(same, "\(name) \(line): runs \(fast.runs.map(\.range)), general \(expected.runs.map(\.range))")
+    #expect(fast.runs.map(\.span) == expected.runs.map(\.span))
+    #expect(sameAsPlain, "\(name) \(line): not as without the cache")
+    return (fast, expected)
+  }
+
   @Test(arguments: [ClusterUnit.unicodeScalars, .utf8])
   func spansGiveTheGeneralPathsRuns(unit: ClusterUnit) throws {
     ShapingCache.choosesByTime = false
@@ -80,14 +95,8 @@ struct LanguageSpanTests {
           options.spans = Self.spans(of: line, unit: unit) { index in
             pattern(index).map { (languages[$0.language == "0" ? 0 : 1], $0.joined) }
           }
-          let (fast, expected, withoutCache) = try Self.shapes(line, font: font, options: options)
-          // (Compared first: the results whole in a failure's message are long.)
-          let (same, sameAsPlain) = (fast == expected, fast == withoutCache)
-          #expect(
-            same, "\(path) \(line): runs \(fast.runs.map(\.range)), general \(expected.runs.map(\.range))")
+          let (fast, expected) = try Self.expectSameResults(line, font: font, options: options, name: path)
           #expect(fast.runs.map(\.language) == expected.runs.map(\.language))
-          #expect(fast.runs.map(\.span) == expected.runs.map(\.span))
-          #expect(sameAsPlain, "\(path) \(line): not as without the cache")
         }
       }
       // The lines of words apart took this path, each once the cache had seen its words.
