@@ -70,8 +70,8 @@ struct LineShaperTests {
 
   @Test func runsAreCutByLinesTextAndThreads() {
     let short = Array(repeating: "word", count: 1024)
-    // At most 256 lines a run.
-    #expect(LineShaper.runEnds(of: short, jobs: 2) == [256, 512, 768, 1024])
+    // At most 128 lines a run.
+    #expect(LineShaper.runEnds(of: short, jobs: 2) == [128, 256, 384, 512, 640, 768, 896, 1024])
     // At least one run a thread when the batch has the lines for it.
     #expect(LineShaper.runEnds(of: Array(short.prefix(10)), jobs: 4) == [3, 6, 9, 10])
     #expect(LineShaper.runEnds(of: ["a", "b"], jobs: 8) == [1, 2])

@@ -369,7 +369,7 @@ struct ShapingCacheTests {
     let chose = ShapingCache.choosesByTime
     defer { ShapingCache.choosesByTime = chose }
     ShapingCache.choosesByTime = true
-    let table = ThreadCache.Table()
+    let table = ThreadCache.Table(shared: nil)
     table.timing.plainIsFaster = true
     table.timing.cycleLine = 1000
     func note(_ line: String) {
@@ -398,7 +398,7 @@ struct ShapingCacheTests {
       var options = ShapeOptions()
       options.bufferFlags = flags
       return cache.table(
-        font: font.cacheState.id, direction: .leftToRight, script: Script(iso15924: "Latn"), language: nil,
+        font: font.cacheState, direction: .leftToRight, script: Script(iso15924: "Latn"), language: nil,
         options: options)
     }
     let inside = table([])
@@ -436,7 +436,7 @@ struct ShapingCacheTests {
       options.paragraph = .auto
       change(&options)
       return cache.table(
-        font: font.cacheState.id, direction: .leftToRight, script: Script(iso15924: "Latn"), language: nil,
+        font: font.cacheState, direction: .leftToRight, script: Script(iso15924: "Latn"), language: nil,
         options: options)
     }
     let paragraph = table { _ in }
@@ -496,6 +496,75 @@ struct ShapingCacheTests {
     #expect(cache.bytes == bytes, "the lines' text was shaped again")
     options.usesCache = false
     #expect(lines == (try font.shape(text, options: options)))
+  }
+
+  /// A thread finds the pieces another shaped with the same font and options (`SharedPieces`),
+  /// and its lines come out as without the cache. The pieces of another font (made from the same
+  /// file, but not the same object) stay that font's.
+  @Test func threadsFindThePiecesOtherThreadsShaped() throws {
+    let chose = ShapingCache.choosesByTime
+    defer { ShapingCache.choosesByTime = chose }
+    ShapingCache.choosesByTime = false
+    let font = try ShapingFont(file: Paths.latin)
+    let other = try ShapingFont(file: Paths.latin)
+    let lines = [
+      "the shared words of one thread", "are found by another thread", "shared words found, not shaped",
+    ]
+    let warmUp = Array(repeating: "warm up", count: ShapingCache.warmUpLines)
+    // Run on two threads of their own, one after the other, both alive from the start: the first
+    // shapes the lines (and the other font's), the second shapes them again.
+    struct Outcome: Sendable {
+      var results: [ShapeResult] = []
+      var counts = ShapingCache.Statistics()
+      var failure: String?
+    }
+    let outcomes = Protected<[Outcome]>([Outcome(), Outcome(), Outcome()])
+    let firstDone = DispatchSemaphore(value: 0)
+    let bothMade = DispatchGroup()
+    let finished = DispatchGroup()
+    for thread in 0..<2 {
+      bothMade.enter()
+      finished.enter()
+      Thread.detachNewThread {
+        defer { finished.leave() }
+        do {
+          // Each thread's cache made (a line shaped) before either shapes the lines.
+          _ = try font.shape("x")
+          bothMade.leave()
+          bothMade.wait()
+          if thread == 1 { firstDone.wait() }
+          let cache = ThreadCache.current
+          let before = cache.counts
+          var results: [ShapeResult] = []
+          for line in warmUp + lines { results.append(try font.shape(line)) }
+          if thread == 0 {
+            for line in warmUp + lines { _ = try other.shape(line) }
+            firstDone.signal()
+          }
+          var counts = cache.counts
+          counts.sharedHits -= before.sharedHits
+          counts.shapedRuns -= before.shapedRuns
+          counts.hits -= before.hits
+          outcomes.withLock { $0[thread] = Outcome(results: results, counts: counts) }
+        } catch {
+          if thread == 0 { firstDone.signal() }
+          outcomes.withLock { $0[thread].failure = "\(error)" }
+        }
+      }
+    }
+    finished.wait()
+    let (first, second) = outcomes.withLock { ($0[0], $0[1]) }
+    #expect(first.failure == nil && second.failure == nil)
+    #expect(second.counts.sharedHits >= 10, "the second thread found the first's pieces")
+    #expect(second.counts.shapedRuns < first.counts.shapedRuns)
+    var plain = ShapeOptions()
+    plain.usesCache = false
+    for (index, line) in (warmUp + lines).enumerated() where index < second.results.count {
+      #expect(second.results[index] == (try font.shape(line, options: plain)), "\(line)")
+      #expect(first.results[index] == second.results[index], "\(line)")
+    }
+    // The other font's pieces stay its own.
+    #expect(font.cacheState.sharedTables.withLock { $0.keys.allSatisfy { $0.font == font.cacheState.id } })
   }
 
   @Test func statisticsCountWhatTheCacheDid() throws {

@@ -17,4 +17,17 @@ static inline void swiftshape_thread_cache_set(void *value) { swiftshape_thread_
 static inline void *swiftshape_thread_buffer_get(void) { return swiftshape_thread_buffer; }
 static inline void swiftshape_thread_buffer_set(void *value) { swiftshape_thread_buffer = value; }
 
+// How many threads have a shaping cache now, written under the caches' registry's lock and read
+// without it (a relaxed atomic load: a plain load) on the way of each line with pieces not
+// found: whether another thread may have shaped them, or may want those this one shapes
+// (`SharedPieces`, Sources/SwiftShape/Cache/SharedPieces.swift).
+extern long swiftshape_live_caches;
+
+static inline long swiftshape_live_caches_get(void) {
+  return __atomic_load_n(&swiftshape_live_caches, __ATOMIC_RELAXED);
+}
+static inline void swiftshape_live_caches_set(long value) {
+  __atomic_store_n(&swiftshape_live_caches, value, __ATOMIC_RELAXED);
+}
+
 #endif

@@ -30,7 +30,7 @@ final class CachedPieces {
     else { return nil }
     let cache = ThreadCache.current
     let table = cache.table(
-      font: font.cacheState.id, direction: direction, script: script,
+      font: font.cacheState, direction: direction, script: script,
       language: options.language ?? Language.processDefault, options: options)
     guard table.linesSeen > ShapingCache.warmUpLines, let joints = table.joints, joints.isUsable else {
       return nil

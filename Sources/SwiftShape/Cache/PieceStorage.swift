@@ -211,17 +211,27 @@ final class PieceTable {
   }
 
   /// Stores `piece` under `key`, unless a piece is stored under it already (of another text
-  /// whose hash is the same: the one stored may be in use by the line, not retained).
-  func insert(_ key: UInt64, _ piece: ThreadCache.Piece) {
+  /// whose hash is the same: the one stored may be in use by the line, not retained); whether it
+  /// was stored.
+  @discardableResult
+  func insert(_ key: UInt64, _ piece: ThreadCache.Piece) -> Bool {
     if (count + 1) * 2 > capacity { grow() }
     let mask = capacity - 1
     var slot = Int(truncatingIfNeeded: key >> 7) & mask
     while slots[slot].key != 0 {
-      if slots[slot].key == key { return }
+      if slots[slot].key == key { return false }
       slot = (slot + 1) & mask
     }
     count += 1
     slots[slot] = Slot(key: key, piece: Unmanaged.passRetained(piece))
+    return true
+  }
+
+  /// Calls `body` with each piece stored and its key.
+  func forEach(_ body: (UInt64, ThreadCache.Piece) -> Void) {
+    for index in 0..<capacity {
+      if let piece = slots[index].piece { body(slots[index].key, piece.takeUnretainedValue()) }
+    }
   }
 
   private func grow() {

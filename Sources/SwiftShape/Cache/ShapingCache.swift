@@ -13,7 +13,8 @@ import SwiftShapeUnicode
 // thread's table for the font, the options and the line's direction, script and language; the
 // pieces not found are shaped together, in one call for each run of them, and kept; the line's
 // glyphs are the pieces' glyphs joined. Each thread keeps its own tables, so no lock is taken on
-// the way. See the README's "The shaping cache" for what it bought, measured.
+// the way (a line with pieces not found looks for them among other threads', SharedPieces.swift).
+// See the README's "The shaping cache" for what it bought, measured.
 
 /// The shaping cache's settings and statistics.
 public enum ShapingCache {
@@ -37,6 +38,16 @@ public enum ShapingCache {
   }
   private static let choosesByTimeStorage = Protected(true)
 
+  /// Whether a thread looks for the pieces it does not have among those other threads shaped
+  /// with the same font and options, and offers the pieces it shapes to them (`SharedPieces`);
+  /// true by default. Read as a thread first shapes with a font and options. The shared pieces
+  /// keep to `limit` as each thread's tables do.
+  public static var sharesBetweenThreads: Bool {
+    get { sharesStorage.withLock { $0 } }
+    set { sharesStorage.withLock { $0 = newValue } }
+  }
+  private static let sharesStorage = Protected(true)
+
   /// How many lines a thread shapes with a font before it uses the cache for it: a font shaped
   /// once (a command shaping one line) does not pay for reading its layout tables.
   public static let warmUpLines = 4
@@ -47,8 +58,10 @@ public enum ShapingCache {
     public var lines = 0
     /// Pieces looked up.
     public var pieces = 0
-    /// Pieces found.
+    /// Pieces found (in the thread's own tables or among those other threads shaped).
     public var hits = 0
+    /// Of the pieces found, those another thread had shaped (`sharesBetweenThreads`).
+    public var sharedHits = 0
     /// Cuts after spaces that the font made unsafe (the pieces on both sides shaped together).
     public var unsafeJoints = 0
     /// Calls to HarfBuzz for the pieces not found.
@@ -64,6 +77,7 @@ public enum ShapingCache {
     static func + (a: Statistics, b: Statistics) -> Statistics {
       Statistics(
         lines: a.lines + b.lines, pieces: a.pieces + b.pieces, hits: a.hits + b.hits,
+        sharedHits: a.sharedHits + b.sharedHits,
         unsafeJoints: a.unsafeJoints + b.unsafeJoints, shapedRuns: a.shapedRuns + b.shapedRuns,
         bypassed: a.bypassed + b.bypassed, bytes: a.bytes + b.bytes, evictions: a.evictions + b.evictions)
     }
@@ -79,6 +93,12 @@ public enum ShapingCache {
     cache.kashidaTables = KashidaPieceTables()
     cache.rareSinglesFont = nil
     cache.bytes = 0
+  }
+
+  /// Makes the calling thread's counts so far readable by `statistics` (a thread's counts are
+  /// made readable every 256 lines, and at its end): for a worker that has done its part.
+  package static func publishOnThisThread() {
+    ThreadCache.currentIfMade?.publish()
   }
 
   /// The statistics of every thread's cache, summed (those of threads that have ended included).
@@ -105,6 +125,8 @@ final class FontCacheState: Sendable {
   /// callgrind.)
   private let alike = Protected<[LanguagePairKey: Bool]>([:])
   private let tatweel = Protected<Int32??>(nil)
+  /// The pieces the threads' tables of each key offer each other (`sharedPieces`).
+  let sharedTables = Protected<[ThreadCache.TableKey: SharedPieces]>([:])
 
   /// A tatweel's advance inside a word, between two Behs (its nominal glyph may have none, and
   /// fonts such as Amiri substitute it, or join several into one glyph); nil where the font has
@@ -234,6 +256,14 @@ final class ThreadCache: @unchecked Sendable {
 
   final class Table {
     @exclusivity(unchecked) var pieces = PieceTable()
+    /// The pieces the other threads' tables of this key offer (nil when
+    /// `ShapingCache.sharesBetweenThreads` was off as the table was made).
+    let shared: SharedPieces?
+
+    init(shared: SharedPieces?) {
+      self.shared = shared
+      lowRules.initialize(repeating: 0, count: 0x700)
+    }
     /// What each character allows at a run of spaces (`allows`): bit 0 cut after the run when it
     /// follows, bit 1 cut before it when it precedes, bit 7 worked out; below U+0700 (the
     /// Arabic block's end) in memory of their own, since a class's array is checked for
@@ -241,7 +271,6 @@ final class ThreadCache: @unchecked Sendable {
     let lowRules = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x700)
     @exclusivity(unchecked) var rules: [UInt32: UInt8] = [:]
 
-    init() { lowRules.initialize(repeating: 0, count: 0x700) }
     deinit {
       lowRules.deallocate()
       timing.seenLines?.deallocate()
@@ -340,6 +369,9 @@ final class ThreadCache: @unchecked Sendable {
   @exclusivity(unchecked) var keys: [UInt64] = []
   @exclusivity(unchecked) var found: [Unmanaged<Piece>?] = []
   @exclusivity(unchecked) var made: [Piece] = []
+  /// The pieces a line shaped and kept, with their keys, to offer to other threads (`SharedPieces`).
+  @exclusivity(unchecked) var offered: [Piece] = []
+  @exclusivity(unchecked) var offeredKeys: [UInt64] = []
   @exclusivity(unchecked) var batch = Batch()
   @exclusivity(unchecked) var runResult = ShapeResult()
   /// The cuts required of the last text (`shapeCached(_:options:requiredCuts:into:)`) that could
@@ -360,6 +392,28 @@ final class ThreadCache: @unchecked Sendable {
   }
   static let registry = Protected(Registry())
 
+  /// Whether another thread has a cache too, so that pieces are worth looking for among those
+  /// other threads shaped and worth offering to them (`SharedPieces`): read from the count of
+  /// caches (`swiftshape_live_caches`, a load). When another thread comes, this one offers what
+  /// it shaped alone at once. (A thread alone takes no lock for its misses: offering and looking
+  /// for them cost one thread shaping the English text, eight copies, 4 M instructions of 733 M,
+  /// callgrind.)
+  var othersShare: Bool {
+    @inline(__always) get {
+      let others = swiftshape_live_caches_get() > 1
+      if others != sharing { sharingChanged(others) }
+      return others
+    }
+  }
+  @exclusivity(unchecked) private var sharing = false
+
+  @inline(never) private func sharingChanged(_ others: Bool) {
+    sharing = others
+    if others {
+      for table in tables.values { table.shared?.insert(contentsOf: table.pieces) }
+    }
+  }
+
   /// Makes the counts readable by `ShapingCache.statistics`.
   func publish() {
     counts.bytes = bytes
@@ -379,8 +433,10 @@ final class ThreadCache: @unchecked Sendable {
   /// settings of paragraphs and lines are neither compared (`ShapeOptions.shapesRunsAlike`) nor
   /// kept in a key (`ShapeOptions.withoutLayout`).
   func table(
-    font: UInt64, direction: Direction, script: Script, language: Language?, options: ShapeOptions
+    font state: FontCacheState, direction: Direction, script: Script, language: Language?,
+    options: ShapeOptions
   ) -> Table {
+    let font = state.id
     // The keys' options have neither of the text's edges; those of `options` are given to the
     // key compared for the comparison and taken back after it. (Copied without them, the options
     // of a paragraph's first and last runs cost 260 instructions each, callgrind.)
@@ -402,19 +458,20 @@ final class ThreadCache: @unchecked Sendable {
     var inside = options.withoutLayout
     inside.bufferFlags.subtract(Self.textEdges)
     return table(
-      .init(font: font, direction: direction, script: script, language: language, options: inside))
+      .init(font: font, direction: direction, script: script, language: language, options: inside),
+      state: state)
   }
 
   private static let textEdges: Buffer.Flags = [.beginningOfText, .endOfText]
 
   /// The table for `key` (whose options have neither of the text's edges), made when new: one
   /// of the recent ones is looked for first (`table(font:direction:script:language:options:)`).
-  private func table(_ key: TableKey) -> Table {
+  private func table(_ key: TableKey, state: FontCacheState) -> Table {
     let table: Table
     if let found = tables[key] {
       table = found
     } else {
-      table = Table()
+      table = Table(shared: ShapingCache.sharesBetweenThreads ? state.sharedPieces(key) : nil)
       tables[key] = table
     }
     if recent.count == 4 { recent.removeFirst() }
@@ -480,7 +537,10 @@ final class ThreadCache: @unchecked Sendable {
     let retained = Unmanaged.passRetained(cache).toOpaque()
     pthread_setspecific(ThreadCacheKey.shared.key, retained)
     swiftshape_thread_cache_set(retained)
-    registry.withLock { $0.live.append(cache) }
+    registry.withLock { registry in
+      registry.live.append(cache)
+      swiftshape_live_caches_set(registry.live.count)
+    }
     return cache
   }
 }
@@ -513,6 +573,7 @@ private final class ThreadCacheKey: Sendable {
       counts.bytes = 0
       registry.ended = registry.ended + counts
       registry.live.removeAll { $0 === ended }
+      swiftshape_live_caches_set(registry.live.count)
     }
   }
 }

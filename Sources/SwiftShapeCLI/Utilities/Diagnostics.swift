@@ -100,7 +100,7 @@ extension Diagnostics {
     let percent = Double(Int(rate * 1000)) / 10
     let line =
       "swiftshape: cache: \(counts.lines) lines, \(counts.pieces) pieces, \(counts.hits) found (\(percent)%), "
-      + "\(counts.shapedRuns) shaped runs, \(counts.unsafeJoints) unsafe joints, \(counts.bypassed) lines bypassed, "
+      + "\(counts.sharedHits) of them from other threads, \(counts.shapedRuns) shaped runs, \(counts.unsafeJoints) unsafe joints, \(counts.bypassed) lines bypassed, "
       + "\(counts.bytes) bytes held, \(counts.evictions) evictions\n"
     IO.writeError(line)
   }
