@@ -34,6 +34,45 @@ struct LineShaperTests {
     }
   }
 
+  /// Threads that share the cache's pieces (`ShapingCache.sharesBetweenThreads`) write what one
+  /// thread writes, on the benchmark corpora (fonts whose layout reaches across spaces: Roboto's
+  /// space kerns with T, Amiri's contexts see it), plain and in paragraphs; pieces are found from
+  /// the other threads.
+  @Test func threadsSharingPiecesWriteWhatOneThreadWrites() throws {
+    guard let shared = Paths.shared else {
+      print("skipped: ../shared (the benchmark corpora) is absent")
+      return
+    }
+    let perf = "\(shared)/corpus/harfbuzz-6.0.0-perf"
+    let chose = ShapingCache.choosesByTime
+    defer { ShapingCache.choosesByTime = chose }
+    ShapingCache.choosesByTime = false
+    for (fontPath, textPath) in [
+      ("\(perf)/fonts/Roboto-Regular.ttf", "\(perf)/texts/en-thelittleprince.txt"),
+      ("\(perf)/fonts/Amiri-Regular.ttf", "\(perf)/texts/fa-thelittleprince.txt"),
+    ] {
+      let lines = try String(contentsOfFile: textPath, encoding: .utf8).split(separator: "\n").map(String.init)
+      for paragraph in [false, true] {
+        var options = ShapeOptions()
+        if paragraph { options.paragraph = .auto }
+        options.usesCache = false
+        let plain = Collected()
+        try LineShaper(font: try ShapingFont(file: fontPath), options: options, format: .jsonLines).run(
+          .lines(lines + lines), to: plain)
+        options.usesCache = true
+        let before = ShapingCache.statistics.sharedHits
+        for jobs in [2, 3] {
+          // A font of its own each time: its pieces start from nothing.
+          let many = Collected()
+          try LineShaper(font: try ShapingFont(file: fontPath), options: options, format: .jsonLines, jobs: jobs)
+            .run(.lines(lines + lines), to: many)
+          #expect(many.bytes == plain.bytes, "\(fontPath), paragraph \(paragraph), \(jobs) jobs")
+        }
+        #expect(ShapingCache.statistics.sharedHits > before, "\(fontPath): no piece found from another thread")
+      }
+    }
+  }
+
   @Test func aFileIsReadAsItsLines() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
       "swiftshape-lines-\(getpid()).txt")
