@@ -51,7 +51,8 @@ struct LineShaperTests {
       ("\(perf)/fonts/Roboto-Regular.ttf", "\(perf)/texts/en-thelittleprince.txt"),
       ("\(perf)/fonts/Amiri-Regular.ttf", "\(perf)/texts/fa-thelittleprince.txt"),
     ] {
-      let lines = try String(contentsOfFile: textPath, encoding: .utf8).split(separator: "\n").map(String.init)
+      let lines = try String(contentsOfFile: textPath, encoding: .utf8).split(separator: "\n").map(
+        String.init)
       for paragraph in [false, true] {
         var options = ShapeOptions()
         if paragraph { options.paragraph = .auto }
@@ -64,11 +65,14 @@ struct LineShaperTests {
         for jobs in [2, 3] {
           // A font of its own each time: its pieces start from nothing.
           let many = Collected()
-          try LineShaper(font: try ShapingFont(file: fontPath), options: options, format: .jsonLines, jobs: jobs)
-            .run(.lines(lines + lines), to: many)
+          try LineShaper(
+            font: try ShapingFont(file: fontPath), options: options, format: .jsonLines, jobs: jobs
+          )
+          .run(.lines(lines + lines), to: many)
           #expect(many.bytes == plain.bytes, "\(fontPath), paragraph \(paragraph), \(jobs) jobs")
         }
-        #expect(ShapingCache.statistics.sharedHits > before, "\(fontPath): no piece found from another thread")
+        #expect(
+          ShapingCache.statistics.sharedHits > before, "\(fontPath): no piece found from another thread")
       }
     }
   }
