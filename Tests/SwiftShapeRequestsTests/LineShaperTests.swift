@@ -36,8 +36,10 @@ struct LineShaperTests {
 
   /// Threads that share the cache's pieces (`ShapingCache.sharesBetweenThreads`) write what one
   /// thread writes, on the benchmark corpora (fonts whose layout reaches across spaces: Roboto's
-  /// space kerns with T, Amiri's contexts see it), plain and in paragraphs; pieces are found from
-  /// the other threads.
+  /// space kerns with T, Amiri's contexts see it), plain and in paragraphs. (Whether pieces are
+  /// found from another thread here depends on the workers getting threads of their own from a
+  /// pool the other tests share: `threadsFindThePiecesOtherThreadsShaped` in the cache's tests
+  /// runs threads of its own for that.)
   @Test func threadsSharingPiecesWriteWhatOneThreadWrites() throws {
     guard let shared = Paths.shared else {
       print("skipped: ../shared (the benchmark corpora) is absent")
@@ -61,7 +63,6 @@ struct LineShaperTests {
         try LineShaper(font: try ShapingFont(file: fontPath), options: options, format: .jsonLines).run(
           .lines(lines + lines), to: plain)
         options.usesCache = true
-        let before = ShapingCache.statistics.sharedHits
         for jobs in [2, 3] {
           // A font of its own each time: its pieces start from nothing.
           let many = Collected()
@@ -71,8 +72,6 @@ struct LineShaperTests {
           .run(.lines(lines + lines), to: many)
           #expect(many.bytes == plain.bytes, "\(fontPath), paragraph \(paragraph), \(jobs) jobs")
         }
-        #expect(
-          ShapingCache.statistics.sharedHits > before, "\(fontPath): no piece found from another thread")
       }
     }
   }

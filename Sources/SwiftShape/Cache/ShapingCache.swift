@@ -464,6 +464,16 @@ final class ThreadCache: @unchecked Sendable {
 
   private static let textEdges: Buffer.Flags = [.beginningOfText, .endOfText]
 
+  /// A recent table of `font`, `script` and `direction` (of any language and options): the table
+  /// a text of these is expected to take, as far as can be told without reading the text.
+  func recentTable(font: UInt64, script: Script, direction: Direction?) -> Table? {
+    for entry in recent where entry.font == font && entry.script == script {
+      if let direction, direction != entry.direction { continue }
+      return entry.table
+    }
+    return nil
+  }
+
   /// The table for `key` (whose options have neither of the text's edges), made when new: one
   /// of the recent ones is looked for first (`table(font:direction:script:language:options:)`).
   private func table(_ key: TableKey, state: FontCacheState) -> Table {
