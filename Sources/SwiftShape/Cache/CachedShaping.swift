@@ -90,11 +90,11 @@ extension ShapingFont {
     // time of the mixed text's paragraphs on HarfBuzz 15.0.0, `perf`. Only for the clock: taken as
     // the table to choose plain shaping by, it sent runs of paragraphs to plain shaping, slower.)
     let timed =
-      table
+      table.map { $0.isInTimedWindow }
       ?? options.script.flatMap {
-        cache.recentTable(font: cacheState.id, script: $0, direction: options.direction)
+        cache.recentTableIsTimed(font: cacheState.id, script: $0, direction: options.direction)
       }
-    let start = timed.map { $0.isInTimedWindow } ?? true ? Clock.nanoseconds() : nil
+    let start = timed ?? true ? Clock.nanoseconds() : nil
     if requiredCuts.isEmpty, !cache.shapingPieces, let table, table.shapesPlainly() {
       try Buffer.withReusable { buffer in
         try shape(text ?? String(decoding: bytes, as: UTF8.self), options: options, in: buffer, into: &result)
