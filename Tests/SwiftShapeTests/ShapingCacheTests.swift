@@ -567,6 +567,19 @@ struct ShapingCacheTests {
     #expect(font.cacheState.sharedTables.withLock { $0.keys.allSatisfy { $0.font == font.cacheState.id } })
   }
 
+  /// A font's shared pieces go with the font, though the thread's tables of it stay (emptied
+  /// only at the cache's limit).
+  @Test func sharedPiecesGoWithTheirFont() throws {
+    weak var shared: SharedPieces?
+    do {
+      let font = try ShapingFont(file: Paths.latin)
+      for _ in 0..<(ShapingCache.warmUpLines + 2) { _ = try font.shape("a few words of a line") }
+      shared = font.cacheState.sharedTables.withLock { $0.values.first }
+      #expect(shared != nil)
+    }
+    #expect(shared == nil)
+  }
+
   @Test func statisticsCountWhatTheCacheDid() throws {
     let font = try ShapingFont(file: Paths.latin)
     ShapingCache.choosesByTime = false

@@ -257,8 +257,10 @@ final class ThreadCache: @unchecked Sendable {
   final class Table {
     @exclusivity(unchecked) var pieces = PieceTable()
     /// The pieces the other threads' tables of this key offer (nil when
-    /// `ShapingCache.sharesBetweenThreads` was off as the table was made).
-    let shared: SharedPieces?
+    /// `ShapingCache.sharesBetweenThreads` was off as the table was made). Held by the font
+    /// (`FontCacheState.sharedTables`): weak here, so that a font's shared pieces go with it, where
+    /// a thread's tables stay (emptied at its limit) after the font is gone.
+    weak var shared: SharedPieces?
 
     init(shared: SharedPieces?) {
       self.shared = shared
