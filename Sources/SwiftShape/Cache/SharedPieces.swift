@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 // Speed: the pieces one thread shaped, offered to the others. Each thread keeps its own tables
 // (no lock where a piece is found); while more than one thread has a cache, a piece a thread does
 // not find in its own tables is looked for here before it is shaped, and a piece it shapes is put
@@ -17,20 +11,26 @@
 /// language) has shaped and kept, for the other threads' tables of that key (`ThreadCache.Table`).
 /// Holds at most `ShapingCache.limit` bytes of pieces, emptied when more (as a thread's tables
 /// are); the pieces themselves are shared with the tables that keep them, never copied.
-final class SharedPieces: @unchecked Sendable {
-  // @unchecked: `pieces` and `bytes` are read and written only with `mutex` held. A piece is
-  // immutable once made (its text and glyphs written before it is put here), and retained by a
-  // thread before the lock is let go, so a piece found lives while that thread uses it, whatever
-  // this table drops.
-  private var pieces = PieceTable()
-  private var bytes = 0
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+final class SharedPieces: Sendable {
+  // A piece is immutable once made (its text and glyphs written before it is put here), and
+  // retained by a thread before the lock is let go, so a piece found lives while that thread uses
+  // it, whatever this table drops.
+  private let state = Protected(State())
 
-  init() { pthread_mutex_init(mutex, nil) }
+  private struct State: @unchecked Sendable {
+    // @unchecked: read and written only under `Protected`'s lock.
+    var pieces = PieceTable()
+    var bytes = 0
 
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
+    /// Stores `piece` under `key` (unless one is stored under it), emptied past the limit.
+    mutating func add(_ key: UInt64, _ piece: ThreadCache.Piece) {
+      guard pieces.insert(key, piece) else { return }
+      bytes += piece.byteCount
+      if bytes > ShapingCache.limit {
+        pieces = PieceTable()
+        bytes = 0
+      }
+    }
   }
 
   /// Finds the pieces missing from `found` (nil there) under their `keys`, each compared with its
@@ -40,44 +40,30 @@ final class SharedPieces: @unchecked Sendable {
     _ keys: [UInt64], into found: inout [Unmanaged<ThreadCache.Piece>?], retained: inout [ThreadCache.Piece],
     holds: (Int, ThreadCache.Piece) -> Bool
   ) -> Int {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    var hits = 0
-    for index in keys.indices where found[index] == nil {
-      guard let stored = pieces.find(keys[index]) else { continue }
-      let piece = stored.takeUnretainedValue()
-      guard holds(index, piece) else { continue }
-      retained.append(piece)
-      found[index] = Unmanaged.passUnretained(piece)
-      hits += 1
+    state.withLock { state in
+      var hits = 0
+      for index in keys.indices where found[index] == nil {
+        guard let stored = state.pieces.find(keys[index]) else { continue }
+        let piece = stored.takeUnretainedValue()
+        guard holds(index, piece) else { continue }
+        retained.append(piece)
+        found[index] = Unmanaged.passUnretained(piece)
+        hits += 1
+      }
+      return hits
     }
-    return hits
   }
 
   /// Offers `pieces`, each under its key, to the other threads.
   func insert(_ keys: UnsafeBufferPointer<UInt64>, _ offered: UnsafeBufferPointer<ThreadCache.Piece>) {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    for (key, piece) in zip(keys, offered) where pieces.insert(key, piece) {
-      bytes += piece.byteCount
-    }
-    if bytes > ShapingCache.limit {
-      pieces = PieceTable()
-      bytes = 0
+    state.withLock { state in
+      for (key, piece) in zip(keys, offered) { state.add(key, piece) }
     }
   }
 
   /// Offers every piece of a thread's table (which that thread shaped before another came).
   func insert(contentsOf table: PieceTable) {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    table.forEach { key, piece in
-      if pieces.insert(key, piece) { bytes += piece.byteCount }
-    }
-    if bytes > ShapingCache.limit {
-      pieces = PieceTable()
-      bytes = 0
-    }
+    state.withLock { state in table.forEach { state.add($0, $1) } }
   }
 }
 

@@ -235,7 +235,7 @@ public struct LineShaper: Sendable {
     // 8 KiB a line (JSON Lines of English takes 5.4): the memory written at once is what the
     // kernel faults in (runs of 256 lines, four a thread, buffers of 4 KiB a line grown as they
     // filled: 4,900 page faults where one thread takes 900, a tenth of the time of `--jobs 2` on
-    // eight copies of the English text; now 3,700, and `--jobs 2` 1.18× → 1.34× `--jobs 1`,
+    // eight copies of the English text; now 2,500, and `--jobs 2` 1.18× → 1.34–1.40× `--jobs 1`,
     // `perf stat`, with the threads' shared pieces, `SharedPieces`). Runs of 64 lines were
     // slower again: each run handed over wakes a thread.
     let pool = Protected<[ByteBuffer]>([])
