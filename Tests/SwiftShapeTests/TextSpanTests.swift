@@ -145,6 +145,26 @@ struct TextSpanTests {
     #expect(markup.spans.map { $0.start..<$0.end } == [2..<7, 6..<7])
     #expect(markup.spans[0].points == 12 && markup.spans[0].language?.identifier == "tr")
     #expect(markup.spans[1].features.map(\.description) == ["-kern"])
+    // Spans counted in each unit, over text of one to four bytes a character and entities.
+    let wide = "é<b>中😀&#x10348;</b>x&lt;<i>ب</i>"
+    for unit in [ClusterUnit.unicodeScalars, .utf8, .utf16] {
+      let read = try MarkupText(parsing: wide, unit: unit, family: "Noto Sans")
+      #expect(read.text == "é中😀𐍈x<ب")
+      func at(_ prefix: String) -> Int {
+        switch unit {
+        case .unicodeScalars: prefix.unicodeScalars.count
+        case .utf8: prefix.utf8.count
+        case .utf16: prefix.utf16.count
+        }
+      }
+      #expect(
+        read.spans.map { $0.start..<$0.end } == [at("é")..<at("é中😀𐍈"), at("é中😀𐍈x<")..<at("é中😀𐍈x<ب")])
+    }
+    #expect {
+      try MarkupText(parsing: "a <b>中 &amp b</b>", family: "Noto Sans")
+    } throws: { error in
+      "\(error)".contains("'amp b</b>' is not closed")
+    }
     let bold = try MarkupText(parsing: "x <b>y</b> <i>z</i>", family: "Noto Sans")
     #expect(bold.spans.map(\.fontPattern) == ["Noto Sans:bold", "Noto Sans:italic"])
     let described = try MarkupText(parsing: #"<span font="DejaVu Sans Bold 14">q</span>"#)
