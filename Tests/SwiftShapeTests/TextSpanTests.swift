@@ -165,6 +165,10 @@ struct TextSpanTests {
     } throws: { error in
       "\(error)".contains("'amp b</b>' is not closed")
     }
+    // Spaces inside tags are the tag's.
+    let spaced = try MarkupText(parsing: "x < b >y</ b > <span\tlang='tr' >z</span>", family: "Noto Sans")
+    #expect(spaced.text == "x y z" && spaced.spans.map { $0.start..<$0.end } == [2..<3, 4..<5])
+    #expect(spaced.spans[0].fontPattern == "Noto Sans:bold" && spaced.spans[1].language?.identifier == "tr")
     let bold = try MarkupText(parsing: "x <b>y</b> <i>z</i>", family: "Noto Sans")
     #expect(bold.spans.map(\.fontPattern) == ["Noto Sans:bold", "Noto Sans:italic"])
     let described = try MarkupText(parsing: #"<span font="DejaVu Sans Bold 14">q</span>"#)
