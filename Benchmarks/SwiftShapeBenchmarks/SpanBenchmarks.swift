@@ -142,6 +142,51 @@ extension Benchmarks {
     let bold = fontWords(path)
     _ = try pass(bold)
     figures[1].detail += "; a font span every other word \(fixed(try ratio(bold)))×"
+    let markup = markupRatio(name, path, lines)
+    figures[1].detail += "; the command with markup, a `<b>` every other word: \(fixed(markup))× --paragraph"
     return figures
+  }
+
+  /// Reported beside the spans, not a target: the command reading markup with a `<b>` every other
+  /// word (through fontconfig's bold face of the font's family) against the same text without
+  /// markup as paragraphs, whole processes in alternation, the median of the paired CPU times'
+  /// ratios.
+  func markupRatio(_ name: String, _ font: String, _ lines: [String]) -> Double {
+    func escaped(_ word: Substring) -> String {
+      var text = ""
+      for character in word {
+        switch character {
+        case "&": text += "&amp;"
+        case "<": text += "&lt;"
+        case ">": text += "&gt;"
+        default: text.append(character)
+        }
+      }
+      return text
+    }
+    let marked = lines.map { line in
+      line.split(separator: " ", omittingEmptySubsequences: false).enumerated().map { index, word in
+        index % 2 == 0 && !word.isEmpty ? "<b>\(escaped(word))</b>" : escaped(word)
+      }.joined(separator: " ")
+    }
+    let (plainFile, markupFile) = (scratchFile("spans-plain"), scratchFile("spans-markup"))
+    defer {
+      unlink(plainFile)
+      unlink(markupFile)
+    }
+    for (file, text) in [(plainFile, lines), (markupFile, marked)] {
+      guard let handle = fopen(file, "wb") else { return 0 }
+      let joined = text.joined(separator: "\n") + "\n"
+      _ = joined.utf8CString.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count - 1, handle) }
+      fclose(handle)
+    }
+    let base = [swiftshape, "shape", "--font-file", font, "-O", "jsonl", "-o", "/dev/null", "--text-file"]
+    var ratios: [Double] = []
+    for _ in 0..<(trials * 2) {
+      let plain = checked(base + [plainFile, "--paragraph"]).cpu
+      let markup = checked(base + [markupFile, "--markup"]).cpu
+      ratios.append(markup / plain)
+    }
+    return Measure.median(ratios)
   }
 }
