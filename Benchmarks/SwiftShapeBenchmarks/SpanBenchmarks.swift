@@ -142,7 +142,7 @@ extension Benchmarks {
     let bold = fontWords(path)
     _ = try pass(bold)
     figures[1].detail += "; a font span every other word \(fixed(try ratio(bold)))×"
-    let markup = markupRatio(name, path, lines)
+    let markup = markupRatio(font: path, lines: lines)
     figures[1].detail += "; the command with markup, a `<b>` every other word: \(fixed(markup))× --paragraph"
     return figures
   }
@@ -151,7 +151,7 @@ extension Benchmarks {
   /// word (through fontconfig's bold face of the font's family) against the same text without
   /// markup as paragraphs, whole processes in alternation, the median of the paired CPU times'
   /// ratios.
-  func markupRatio(_ name: String, _ font: String, _ lines: [String]) -> Double {
+  func markupRatio(font: String, lines: [String]) -> Double {
     func escaped(_ word: Substring) -> String {
       var text = ""
       for character in word {
