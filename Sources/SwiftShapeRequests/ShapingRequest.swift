@@ -75,7 +75,7 @@ public struct FontSpecification: Sendable, Hashable {
       return Resolved(
         font: try load(path, faceIndex: faceIndex ?? 0, options, cache), pattern: nil, notes: [])
     case .pattern(let pattern):
-      switch try FontLocator.resolve(pattern) {
+      switch try Self.resolved(pattern) {
       case .file(let path, let note):
         let font = try load(path, faceIndex: faceIndex ?? 0, options, cache)
         return Resolved(font: font, pattern: nil, notes: note.map { [$0] } ?? [])
@@ -142,6 +142,24 @@ extension FontSpecification {
       pattern: pattern, language: (language ?? Language.processDefault)?.identifier,
       excluding: resolved.font.identity, cache: cache ?? FontCache())
   }
+
+  /// What `pattern` names (`FontLocator.resolve`), asked of fontconfig once a process: a request
+  /// names its font, and each paragraph's spans their styles' fonts, by pattern. (Asked each time,
+  /// 1,000 requests of the English text naming `DejaVu Sans` took 10 times as long as the same
+  /// naming the file, and a `<b>` every other word of the text 32 times as long as no markup,
+  /// fontconfig 55% of it, `perf`.) Failures are not kept (the request fails); up to 1,024
+  /// patterns, all dropped when full.
+  static func resolved(_ pattern: String) throws -> FontLocator.Resolution {
+    if let known = resolvedPatterns.withLock({ $0[pattern] }) { return known }
+    let resolution = try FontLocator.resolve(pattern)
+    resolvedPatterns.withLock {
+      if $0.count >= 1024 { $0.removeAll() }
+      $0[pattern] = resolution
+    }
+    return resolution
+  }
+
+  private static let resolvedPatterns = Protected<[String: FontLocator.Resolution]>([:])
 
   /// The fallback list of `pattern` (fontconfig's sort, for `language`), less `primary`: sorted
   /// once a pattern and language, and kept.
@@ -210,13 +228,13 @@ extension ShapingRequest {
   static func installSpanFontLocator() {
     guard TextSpan.fontLocator == nil else { return }
     TextSpan.fontLocator = { pattern in
-      switch try resolved(pattern) {
+      switch try FontSpecification.resolved(pattern) {
       case .file(let path, _): (path, 0)
       case .match(let match): (match.file, match.faceIndex)
       }
     }
     TextSpan.fallbackLocator = { pattern, language, font in
-      guard case .match = try resolved(pattern) else { return nil }
+      guard case .match = try FontSpecification.resolved(pattern) else { return nil }
       return try FontSpecification.fallback(
         pattern: pattern, language: (language ?? Language.processDefault)?.identifier,
         excluding: font.identity, cache: spanFallbackFonts)
@@ -225,21 +243,4 @@ extension ShapingRequest {
 
   /// The fonts of spans' fallback lists, loaded once across requests.
   private static let spanFallbackFonts = FontCache()
-
-  /// What a span's pattern names (`FontLocator.resolve`), asked of fontconfig once a process.
-  /// Each paragraph resolves its spans' styles, and both locators ask for the pattern's font:
-  /// asked of fontconfig each time, a `<b>` every other word of the English text took 32 times as
-  /// long as the text without markup, fontconfig 55% of the time (`perf`). Failures are not kept
-  /// (the request fails). Up to 1,024 patterns; all are dropped when full.
-  private static func resolved(_ pattern: String) throws -> FontLocator.Resolution {
-    if let known = resolvedPatterns.withLock({ $0[pattern] }) { return known }
-    let resolution = try FontLocator.resolve(pattern)
-    resolvedPatterns.withLock {
-      if $0.count >= 1024 { $0.removeAll() }
-      $0[pattern] = resolution
-    }
-    return resolution
-  }
-
-  private static let resolvedPatterns = Protected<[String: FontLocator.Resolution]>([:])
 }
