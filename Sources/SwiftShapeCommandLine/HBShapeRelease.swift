@@ -33,6 +33,10 @@ package struct HBShapeRelease: Sendable, Hashable {
   /// `--font-bold`, `--font-grade`, `--named-instance` and `-y` for `--face-index` (7.0.0).
   package var hasFontBoldAndNamedInstance: Bool { since(7, 0, 0) }
 
+  /// `--ned`, `--no-advances`: the absolute positions start again from 0 at each 32,768 bytes of a
+  /// line's output (`HBFormat.restartsAbsolutePositions`); from 13.0.0, they go on.
+  package var restartsAbsolutePositions: Bool { !since(13, 0, 0) }
+
   /// `--glyphs`: the input is glyphs in the text serialization, read, not shaped (7.0.0).
   package var hasGlyphInput: Bool { since(7, 0, 0) }
 

@@ -126,6 +126,7 @@ package struct OutputSettings: Sendable, Equatable {
     format.advances = !(noAdvances || noExtraData || verbose)
     format.glyphFlags = showFlags
     format.extents = showExtents
+    format.restartsAbsolutePositions = HBShapeRelease.linked.restartsAbsolutePositions
     return format
   }
 

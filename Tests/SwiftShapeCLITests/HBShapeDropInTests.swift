@@ -130,6 +130,25 @@ struct HBShapeDropInTests {
     }
   }
 
+  /// Absolute positions (`--ned`, `--no-advances`) of a line longer than hb-shape's buffer of
+  /// 32,768 bytes: before HarfBuzz 13.0.0 they start again from 0 in each buffer, from 13.0.0 they
+  /// go on; the same bytes as the engine's hb-shape.
+  @Test(arguments: [
+    ["--ned"], ["--no-advances"], ["--ned", "--output-format=json"],
+    ["--no-advances", "--show-flags", "--no-glyph-names", "--output-format=json"],
+  ])
+  func absolutePositionsOfALongLineAsHBShape(_ options: [String]) throws {
+    let full =
+      ["fonts/NotoSans-Latin.ttf", "--text=" + String(repeating: "office affine waffles ", count: 300)]
+      + options
+    let theirs = try run(HarfBuzzTools.hbShape!, full)
+    let ours = try run(Self.dropIn, full)
+    #expect(theirs.status == 0 && ours.status == 0, "\(ours.err)")
+    // Past one buffer: the case where the positions may start again.
+    #expect(theirs.out.utf8.count > 32_768)
+    #expect(ours.out == theirs.out, "\(options)")
+  }
+
   /// `--glyphs` (hb-shape from HarfBuzz 7.0.0): glyph strings read onto the font, not shaped —
   /// advances from the font where none are written, written positions scaled to the size, reading
   /// stopped at an unknown glyph; the same bytes as the engine's hb-shape, which before 7.0.0 has

@@ -49,6 +49,14 @@ struct InternedName: Hashable, @unchecked Sendable, BitwiseCopyable {
 
   var string: String { storage._withUnsafeGuaranteedRef { $0.string } }
 
+  /// Calls `body` with the name's UTF-8.
+  func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    storage._withUnsafeGuaranteedRef { storage in
+      storage.string.utf8.withContiguousStorageIfAvailable(body)
+        ?? Array(storage.string.utf8).withUnsafeBufferPointer(body)
+    }
+  }
+
   /// Calls `body` with the name as a JSON string.
   func withJSON<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
     storage._withUnsafeGuaranteedRef { $0.json.withUnsafeBufferPointer(body) }

@@ -57,6 +57,12 @@
   /// Forgets the bytes written and keeps the room, to write more.
   package mutating func removeAll() { written = 0 }
 
+  /// Forgets the bytes written after the first `count`.
+  package mutating func truncate(to count: Int) {
+    precondition(count >= 0 && count <= written)
+    written = count
+  }
+
   /// A copy of the bytes written.
   package var bytes: [UInt8] { Array(storage[..<count]) }
 
