@@ -112,6 +112,8 @@ extension ShapingFont {
     // Only made when asked for: variables the handler captured would be boxed on the heap at
     // every call.
     let messages = options.trace || options.verify ? listen(to: buffer, options: options) : nil
+    // (Taken off the reusable buffer however shaping ends; set only when listening.)
+    defer { if messages != nil { buffer.messageHandler = nil } }
     do {
       try font.shape(buffer, features: options.features, shapers: options.shapers)
     } catch let error as HarfBuzzError {
@@ -124,7 +126,13 @@ extension ShapingFont {
       }
       throw ShapingError(error)
     }
-    buffer.messageHandler = nil
+    if let messages, messages.traceOverflowed {
+      throw ShapingError(
+        .invalidArgument, input: "the trace",
+        reason:
+          "its steps hold more than \(Messages.traceGlyphLimit) glyphs for this text (hb-shape writes them as "
+          + "it goes; SwiftShape keeps them with the result): trace a shorter text")
+    }
     if options.normalizeGlyphs { buffer.normalizeGlyphs() }
     // Nothing can fail from here on: `result` changes only once shaping has succeeded.
     fillResult(&result, text: text, from: buffer, options: options, trace: messages?.trace ?? [])
@@ -182,7 +190,16 @@ extension ShapingFont {
     buffer.messageHandler = { [unowned buffer] message in
       if message.hasPrefix("buffer verify error: ") {
         messages.verifyErrors.append(String(message.dropFirst("buffer verify error: ".count)))
-      } else if options.trace {
+      } else if options.trace, !messages.traceOverflowed {
+        // The steps are kept with the result, each with the buffer's glyphs: bounded, so that a
+        // long text's trace is an error rather than the process's memory (a line of 41,000
+        // characters of English: 43,890 steps of about 40,000 glyphs each).
+        messages.traceGlyphs += buffer.count
+        if messages.traceGlyphs > Messages.traceGlyphLimit {
+          messages.traceOverflowed = true
+          messages.trace = []
+          return true
+        }
         if buffer.contentType == .glyphs {
           messages.trace.append(
             TraceEvent(
@@ -283,6 +300,11 @@ private struct BlankGlyphs: RandomAccessCollection {
 private final class Messages {
   var trace: [TraceEvent] = []
   var verifyErrors: [String] = []
+  /// The glyphs the trace's steps hold, and whether they passed `traceGlyphLimit`.
+  var traceGlyphs = 0
+  var traceOverflowed = false
+  /// The most glyphs a text's trace may hold over its steps (about 300 MB).
+  static let traceGlyphLimit = 1 << 22
 }
 
 extension ShapedGlyph {

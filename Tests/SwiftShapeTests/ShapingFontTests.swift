@@ -83,6 +83,27 @@ struct ShapingFontTests {
     } throws: { ($0 as? ShapingError)?.kind == .badFont }
   }
 
+  /// A trace whose steps hold more glyphs than the result may keep is an error naming the trace,
+  /// and the font shapes on after it (without the trace, and with a short text's).
+  @Test func aTraceTooLongIsAnError() throws {
+    let font = try ShapingFont(file: Paths.latin)
+    var options = ShapeOptions()
+    options.trace = true
+    options.includeGlyphNames = false
+    // About 45 steps of 200,000 glyphs each (HarfBuzz 6.0.0 and 15.0.0), past 4,194,304.
+    let long = String(repeating: "office affine waffles ", count: 9_000)
+    #expect {
+      try font.shape(long, options: options)
+    } throws: { error in
+      guard let error = error as? ShapingError else { return false }
+      return error.kind == .invalidArgument && error.input == "the trace" && !error.description.contains("\n")
+    }
+    #expect(try font.shape("office", options: options).trace?.isEmpty == false)
+    var plain = options
+    plain.trace = false
+    #expect(try font.shape(long, options: plain).glyphs.count > 100_000)
+  }
+
   @Test func fontsFromMemoryShapeLikeFontsFromFiles() throws {
     let bytes = try Blob(contentsOfFile: Paths.arabic).bytes
     let fromMemory = try ShapingFont(bytes: bytes, name: "arabic")
