@@ -130,7 +130,7 @@ extension ShapingFont {
       throw ShapingError(
         .invalidArgument, input: "the trace",
         reason:
-          "its steps hold more than \(Messages.traceGlyphLimit) glyphs for this text (hb-shape writes them as "
+          "its steps hold more than \(messages.traceGlyphLimit) glyphs for this text (hb-shape writes them as "
           + "it goes; SwiftShape keeps them with the result): trace a shorter text")
     }
     if options.normalizeGlyphs { buffer.normalizeGlyphs() }
@@ -195,7 +195,7 @@ extension ShapingFont {
         // long text's trace is an error rather than the process's memory (a line of 41,000
         // characters of English: 43,890 steps of about 40,000 glyphs each).
         messages.traceGlyphs += buffer.count
-        if messages.traceGlyphs > Messages.traceGlyphLimit {
+        if messages.traceGlyphs > messages.traceGlyphLimit {
           messages.traceOverflowed = true
           messages.trace = []
           return true
@@ -303,8 +303,15 @@ private final class Messages {
   /// The glyphs the trace's steps hold, and whether they passed `traceGlyphLimit`.
   var traceGlyphs = 0
   var traceOverflowed = false
-  /// The most glyphs a text's trace may hold over its steps (about 300 MB).
-  static let traceGlyphLimit = 1 << 22
+  /// The most glyphs a text's trace may hold over its steps (`TraceLimit.glyphs`).
+  let traceGlyphLimit = TraceLimit.glyphs
+}
+
+/// The most glyphs a text's trace may hold over its steps: 16,777,216, about 1 GB (the Persian
+/// benchmark text's longest line, 1,606 characters, takes 4.5 million in Amiri on HarfBuzz
+/// 6.0.0). A task-local value, so that a test may lower it for its own shaping alone.
+package enum TraceLimit {
+  @TaskLocal package static var glyphs = 1 << 24
 }
 
 extension ShapedGlyph {

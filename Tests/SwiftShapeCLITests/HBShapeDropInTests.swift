@@ -108,6 +108,10 @@ struct HBShapeDropInTests {
       ["fonts/InterVariable-Subset.ttf", "--variations=\"wght=700\"", "--text=office"],
       ["fonts/InterVariable-Subset.ttf", "--variations=wght=700,zz,wdth=3", "-O", "json", "--text=office"],
       ["fonts/NotoSansArabic-Subset.ttf", "--cluster-level=5", "--show-flags", "-u", "633,64E,628,632"],
+      // Code points of one to six hex digits, in both syntaxes, the trace's included.
+      ["fonts/NotoSans-Latin.ttf", "--show-unicode", "-u", "1,61,A0,1F600,10348,10FFFD"],
+      ["fonts/NotoSans-Latin.ttf", "--show-unicode", "-O", "json", "-u", "1,61,1F600,10FFFD"],
+      ["fonts/NotoSans-Latin.ttf", "-V", "-u", "61,1F600,62"],
     ] {
       let theirs = try run(HarfBuzzTools.hbShape!, arguments)
       let ours = try run(Self.dropIn, arguments)

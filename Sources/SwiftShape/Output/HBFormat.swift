@@ -271,23 +271,36 @@ public struct HBFormat: Sendable, Hashable {
   /// `<U+0054=0|U+0061=1>` or `[{"u":84,"cl":0},{"u":97,"cl":1}]`; only `clusters` applies.
   public func line(codePoints: [(value: UInt32, cluster: Int)]) -> String {
     guard !codePoints.isEmpty else { return "" }
-    var out = ""
+    var out = ByteBuffer(capacity: 8 + 16 * codePoints.count)
     for (index, item) in codePoints.enumerated() {
-      switch syntax {
-      case .text:
-        out += index == 0 ? "<" : "|"
-        let hex = String(item.value, radix: 16, uppercase: true)
-        out += "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-        if clusters { out += "=\(item.cluster)" }
-      case .json:
-        out += index == 0 ? "[{" : ",{"
-        out += "\"u\":\(item.value)"
-        if clusters { out += ",\"cl\":\(item.cluster)" }
-        out += "}"
+      out.write(upTo: 64) { cursor in
+        switch syntax {
+        case .text:
+          cursor.byte(index == 0 ? UInt8(ascii: "<") : UInt8(ascii: "|"))
+          cursor.byte(UInt8(ascii: "U"))
+          cursor.byte(UInt8(ascii: "+"))
+          // At least four digits.
+          var digits = 1
+          while digits < 8, item.value >> UInt32(4 * digits) != 0 { digits += 1 }
+          for _ in 0..<max(0, 4 - digits) { cursor.byte(UInt8(ascii: "0")) }
+          Self.hexadecimal(item.value, to: &cursor)
+          if clusters {
+            cursor.byte(UInt8(ascii: "="))
+            cursor.number(item.cluster)
+          }
+        case .json:
+          cursor.literal(index == 0 ? "[{\"u\":" : ",{\"u\":")
+          cursor.digits(UInt(item.value))
+          if clusters {
+            cursor.literal(",\"cl\":")
+            cursor.number(item.cluster)
+          }
+          cursor.byte(UInt8(ascii: "}"))
+        }
       }
     }
-    out += syntax == .text ? ">" : "]"
-    return out
+    out.append(syntax == .text ? UInt8(ascii: ">") : UInt8(ascii: "]"))
+    return out.withBytes { String(decoding: $0, as: UTF8.self) }
   }
 
   /// A trace step's buffer, as HarfBuzz's `hb_buffer_serialize` writes it: code points or glyphs.
