@@ -186,50 +186,52 @@ public struct MarkupText: Sendable, Hashable {
     self.spans = spans.filter { $0.start < $0.end }
   }
 
-  /// The scalars from `index` up to `stop`, `index` moved past it; nil when it never comes.
-  private static func scan(_ scalars: [Unicode.Scalar], at index: inout Int, until stop: Unicode.Scalar)
-    -> String?
-  {
-    guard let end = scalars[index...].firstIndex(of: stop) else { return nil }
-    defer { index = end + 1 }
-    return String(String.UnicodeScalarView(scalars[index..<end]))
-  }
-
   /// An element's name and attributes: `span font="Sans 12" lang='fa'`.
+  ///
+  /// (Read through the tag's scalars in place, words and values taken as slices of it: copied
+  /// into an array and appended a scalar at a time, a `<span font_file="…">` a word cost more than
+  /// shaping the word, `perf`.)
   private static func element(_ tag: String, fail: (String) -> ShapingError) throws -> (
     String, [(String, String)]
   ) {
-    let scalars = Array(tag.unicodeScalars)
-    var index = 0
-    func skipSpaces() { while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 } }
+    let scalars = tag.unicodeScalars
+    var index = scalars.startIndex
+    /// Unicode's white space (ASCII's without asking for the property).
+    func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+      scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+    }
+    func skipSpaces() {
+      while index < scalars.endIndex, isSpace(scalars[index]) { scalars.formIndex(after: &index) }
+    }
     func word() -> String {
-      var value = String.UnicodeScalarView()
-      while index < scalars.count, !scalars[index].properties.isWhitespace, scalars[index] != "=" {
-        value.append(scalars[index])
-        index += 1
+      let start = index
+      while index < scalars.endIndex, !isSpace(scalars[index]), scalars[index] != "=" {
+        scalars.formIndex(after: &index)
       }
-      return String(value)
+      return String(scalars[start..<index])
     }
     let name = word()
     guard !name.isEmpty else { throw fail("<\(tag)> has no element name") }
     var attributes: [(String, String)] = []
     skipSpaces()
-    while index < scalars.count {
+    while index < scalars.endIndex {
       let key = word()
       skipSpaces()
-      guard index < scalars.count, scalars[index] == "=" else {
+      guard index < scalars.endIndex, scalars[index] == "=" else {
         throw fail("<\(tag)>: '\(key)' has no value")
       }
-      index += 1
+      scalars.formIndex(after: &index)
       skipSpaces()
-      guard index < scalars.count, scalars[index] == "\"" || scalars[index] == "'" else {
+      guard index < scalars.endIndex, scalars[index] == "\"" || scalars[index] == "'" else {
         throw fail("<\(tag)>: the value of '\(key)' is not quoted")
       }
       let quote = scalars[index]
-      index += 1
-      guard let value = scan(scalars, at: &index, until: quote) else {
+      scalars.formIndex(after: &index)
+      guard let end = scalars[index...].firstIndex(of: quote) else {
         throw fail("<\(tag)>: the value of '\(key)' is not closed")
       }
+      let value = String(scalars[index..<end])
+      index = scalars.index(after: end)
       guard !attributes.contains(where: { $0.0 == key }) else {
         throw fail("<\(tag)>: '\(key)' is given twice")
       }

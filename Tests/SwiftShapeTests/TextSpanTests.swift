@@ -169,6 +169,19 @@ struct TextSpanTests {
     let spaced = try MarkupText(parsing: "x < b >y</ b > <span\tlang='tr' >z</span>", family: "Noto Sans")
     #expect(spaced.text == "x y z" && spaced.spans.map { $0.start..<$0.end } == [2..<3, 4..<5])
     #expect(spaced.spans[0].fontPattern == "Noto Sans:bold" && spaced.spans[1].language?.identifier == "tr")
+    // Any white space between attributes (an em space, a line feed), either quote; a key given
+    // twice, or a value without quotes, is an error naming the tag.
+    let attributes = try MarkupText(parsing: "<span\u{2003}lang = 'fa'\nsize=\"14pt\">z</span>")
+    #expect(attributes.spans.first?.language?.identifier == "fa" && attributes.spans.first?.points == 14)
+    for (bad, says) in [
+      (#"<span lang="tr" lang="fa">x</span>"#, "'lang' is given twice"),
+      ("<span lang=tr>x</span>", "not quoted"),
+      (#"<span lang="tr>x</span>"#, "is not closed"),
+    ] {
+      #expect {
+        try MarkupText(parsing: bad)
+      } throws: { "\($0)".contains(says) }
+    }
     let bold = try MarkupText(parsing: "x <b>y</b> <i>z</i>", family: "Noto Sans")
     #expect(bold.spans.map(\.fontPattern) == ["Noto Sans:bold", "Noto Sans:italic"])
     let described = try MarkupText(parsing: #"<span font="DejaVu Sans Bold 14">q</span>"#)
