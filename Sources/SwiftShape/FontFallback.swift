@@ -215,19 +215,32 @@ extension FontFallback {
   /// nil when `primary` has every character (and no cluster is an emoji the list has a color font
   /// for): the rules are those of the type's description, the text before or after a space being
   /// that of the same bidi level (`runs`, the paragraph's runs of one level and script).
+  /// Whether `primary` takes every one of `scalars` (`fonts(for:runs:primary:styles:)` is then
+  /// nil): it has each but the default ignorables, and none asks for an emoji where this list has
+  /// color fonts and `primary` is not one.
+  func primaryHasAll(_ scalars: [Unicode.Scalar], primary: ShapingFont) throws -> Bool {
+    try primaryHasAll(scalars, traits: FallbackTraits.of(scalars), primary: primary)
+  }
+
+  private func primaryHasAll(_ scalars: [Unicode.Scalar], traits: [FallbackTraits], primary: ShapingFont)
+    -> Bool
+  {
+    let emoji = hasColorFont && !primary.isColorFont
+    return scalars.indices.allSatisfy { index in
+      let trait = traits[index]
+      if trait.contains(.ignorable) { return true }
+      if emoji, !trait.isDisjoint(with: [.emojiPresentation, .selectsEmoji]) { return false }
+      return primary.font.nominalGlyph(for: scalars[index]) != nil
+    }
+  }
+
   func fonts(for scalars: [Unicode.Scalar], runs: [TextRun], primary: ShapingFont, styles: [Int]? = nil)
     throws
     -> [Int]?
   {
     let traits = try FallbackTraits.of(scalars)
     let emoji = hasColorFont && !primary.isColorFont
-    let primaryHasAll = scalars.indices.allSatisfy { index in
-      let trait = traits[index]
-      if trait.contains(.ignorable) { return true }
-      if emoji, !trait.isDisjoint(with: [.emojiPresentation, .selectsEmoji]) { return false }
-      return primary.font.nominalGlyph(for: scalars[index]) != nil
-    }
-    if primaryHasAll { return nil }
+    if primaryHasAll(scalars, traits: traits, primary: primary) { return nil }
 
     func covers(_ font: Int, _ cluster: Range<Int>) -> Bool {
       cluster.allSatisfy { index in

@@ -159,7 +159,8 @@ extension FontSpecification {
     return resolution
   }
 
-  private static let resolvedPatterns = Protected<[String: FontLocator.Resolution]>([:])
+  /// (Internal, not private: tests add patterns of their own for fixture fonts.)
+  static let resolvedPatterns = Protected<[String: FontLocator.Resolution]>([:])
 
   /// The fallback list of `pattern` (fontconfig's sort, for `language`), less `primary`: sorted
   /// once a pattern and language, and kept.

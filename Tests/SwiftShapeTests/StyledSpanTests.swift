@@ -143,7 +143,7 @@ struct StyledSpanTests {
   }
 
   /// Where the path does not apply (a span inside an Arabic word, spans out of order or over each
-  /// other, a span with a feature or a pattern, a size for a font not sized in points, a font that
+  /// other, a span with a feature, a size for a font not sized in points, a font that
   /// cannot be read), the general path shapes the paragraph, and its errors stay.
   @Test func otherSpansTakeTheGeneralPath() throws {
     ShapingCache.choosesByTime = false
