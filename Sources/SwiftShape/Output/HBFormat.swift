@@ -51,7 +51,7 @@ public struct HBFormat: Sendable, Hashable {
   }
 
   /// Writes `line(for:)`'s line for a result to `out`.
-  package func write(_ result: ShapeResult, to out: inout ByteBuffer) {
+  private func write(_ result: ShapeResult, to out: inout ByteBuffer) {
     guard result.runs.first?.level != nil else {
       // The runs' glyphs as one array's (a plain result has one run).
       if result.runs.count == 1 {
