@@ -250,10 +250,12 @@ public struct HBFormat: Sendable, Hashable {
     }
   }
 
-  /// `value` in hexadecimal with capital letters, no leading zeros: at most 8 bytes.
-  private static func hexadecimal(_ value: UInt32, to cursor: inout ByteBuffer.Cursor) {
+  /// `value` in hexadecimal with capital letters, at least `minimumDigits` (leading zeros): at most
+  /// 8 bytes.
+  private static func hexadecimal(_ value: UInt32, minimumDigits: Int = 1, to cursor: inout ByteBuffer.Cursor)
+  {
     var shift = 28
-    while shift > 0, value >> UInt32(shift) == 0 { shift -= 4 }
+    while shift > 4 * (minimumDigits - 1), value >> UInt32(shift) == 0 { shift -= 4 }
     while shift >= 0 {
       let digit = UInt8(truncatingIfNeeded: value >> UInt32(shift)) & 0xF
       cursor.byte(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
@@ -279,11 +281,7 @@ public struct HBFormat: Sendable, Hashable {
           cursor.byte(index == 0 ? UInt8(ascii: "<") : UInt8(ascii: "|"))
           cursor.byte(UInt8(ascii: "U"))
           cursor.byte(UInt8(ascii: "+"))
-          // At least four digits.
-          var digits = 1
-          while digits < 8, item.value >> UInt32(4 * digits) != 0 { digits += 1 }
-          for _ in 0..<max(0, 4 - digits) { cursor.byte(UInt8(ascii: "0")) }
-          Self.hexadecimal(item.value, to: &cursor)
+          Self.hexadecimal(item.value, minimumDigits: 4, to: &cursor)
           if clusters {
             cursor.byte(UInt8(ascii: "="))
             cursor.number(item.cluster)
